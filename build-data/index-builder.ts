@@ -1,0 +1,375 @@
+// Builds the cell tree: the 1° grid, child blocks where a cell is crossed by a
+// boundary, and geometry records (parts clipped to the cell, quantised) at the
+// leaves. Everything the runtime would otherwise compute per lookup is decided
+// here: overlap order, the country→subdivision layering, coastal fallbacks.
+
+import Flatbush from 'flatbush';
+import { clipPart, partArea, partContains, type Box, type Ring } from './clip.js';
+import { Grow } from './grow.js';
+import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, type IndexParams } from '../src/layout.js';
+
+export interface Part {
+  layer: 'country' | 'subdivision';
+  country: number;
+  /** Subdivision index; -1 for a subdivision-layer area with no valid code. */
+  subdivision: number;
+  /** Tested before parts of higher rank: smaller areas first, so enclaves win. */
+  rank: number;
+  rings: Ring[];
+  bbox: Box;
+  area: number;
+}
+
+interface Piece {
+  part: Part;
+  /** Rings clipped to the current window; empty when the part covers the window. */
+  rings: Ring[];
+  full: boolean;
+}
+
+export interface IndexOptions extends IndexParams {
+  /** Split a leaf holding more vertices than this, while depth allows. */
+  maxLeafVertices: number;
+  /** Depth to which cells that need the coastal fallback are split, for its precision. */
+  fallbackDepth: number;
+  /** Coastal fallback: nearest subdivision of the same country within this distance. */
+  gapKm: number;
+}
+
+export interface BuiltIndex {
+  grid: Uint32Array;
+  blocks: Uint32Array;
+  records: Uint32Array;
+  coords: Uint16Array;
+  regions: Uint16Array;
+  stats: Record<string, number>;
+  gapDistancesKm: number[];
+}
+
+const KM_PER_DEG = 111.195;
+const AREA_EPS = 1e-11;
+/** Clip-window margin, as a fraction of the cell side. */
+export const MARGIN = 1 / 64;
+
+function countVertices(pieces: Piece[]): number {
+  let n = 0;
+  for (const p of pieces) for (const r of p.rings) n += r.length >> 1;
+  return n;
+}
+
+function expand(cell: Box, margin: number): Box {
+  const mx = (cell.x1 - cell.x0) * margin;
+  const my = (cell.y1 - cell.y0) * margin;
+  return { x0: cell.x0 - mx, y0: cell.y0 - my, x1: cell.x1 + mx, y1: cell.y1 + my };
+}
+
+/** Clips pieces to a window and drops those that leave nothing. */
+function clipPieces(pieces: Piece[], window: Box): Piece[] {
+  const out: Piece[] = [];
+  const area = (window.x1 - window.x0) * (window.y1 - window.y0);
+  for (const p of pieces) {
+    if (p.full) {
+      out.push(p);
+      continue;
+    }
+    const rings = clipPart(p.rings, window);
+    if (!rings) continue;
+    const a = partArea(rings);
+    if (a <= area * AREA_EPS) continue;
+    if (a >= area * (1 - AREA_EPS)) out.push({ part: p.part, rings: [], full: true });
+    else out.push({ part: p.part, rings, full: false });
+  }
+  return out;
+}
+
+/** Child (i, j) of a cell split nx × ny; the last row and column end exactly on the parent's edge. */
+function childCell(cell: Box, nx: number, ny: number, i: number, j: number): Box {
+  const w = (cell.x1 - cell.x0) / nx;
+  const h = (cell.y1 - cell.y0) / ny;
+  return {
+    x0: cell.x0 + i * w,
+    y0: cell.y0 + j * h,
+    x1: i === nx - 1 ? cell.x1 : cell.x0 + (i + 1) * w,
+    y1: j === ny - 1 ? cell.y1 : cell.y0 + (j + 1) * h,
+  };
+}
+
+/**
+ * Splits pieces over an nx × ny grid of child cells by recursive halving, so a
+ * long ring is clipped O(log n) times instead of once per child. Each child
+ * gets its pieces clipped to its window (cell plus margin) and classified.
+ */
+function partition(pieces: Piece[], cell: Box, nx: number, ny: number, margin: number): Piece[][] {
+  const out: Piece[][] = Array.from({ length: nx * ny }, () => []);
+  const mx = ((cell.x1 - cell.x0) / nx) * margin;
+  const my = ((cell.y1 - cell.y0) / ny) * margin;
+  const rangeWindow = (i0: number, i1: number, j0: number, j1: number): Box => {
+    const a = childCell(cell, nx, ny, i0, j0);
+    const b = childCell(cell, nx, ny, i1, j1);
+    return { x0: a.x0 - mx, y0: a.y0 - my, x1: b.x1 + mx, y1: b.y1 + my };
+  };
+  const rec = (pcs: Piece[], i0: number, i1: number, j0: number, j1: number): void => {
+    if (pcs.length === 0) return;
+    if (i0 === i1 && j0 === j1) {
+      out[j0 * nx + i0] = clipPieces(pcs, rangeWindow(i0, i0, j0, j0));
+      return;
+    }
+    const alongX = i1 - i0 >= j1 - j0;
+    const mid = alongX ? (i0 + i1) >> 1 : (j0 + j1) >> 1;
+    const halves = alongX ? [[i0, mid, j0, j1], [mid + 1, i1, j0, j1]] : [[i0, i1, j0, mid], [i0, i1, mid + 1, j1]];
+    for (const [a0, a1, b0, b1] of halves) {
+      const win = rangeWindow(a0, a1, b0, b1);
+      const sub: Piece[] = [];
+      for (const p of pcs) {
+        if (p.full) sub.push(p);
+        else {
+          const rings = clipPart(p.rings, win);
+          if (rings) sub.push({ part: p.part, rings, full: false });
+        }
+      }
+      rec(sub, a0, a1, b0, b1);
+    }
+  };
+  rec(pieces, 0, nx - 1, 0, ny - 1);
+  return out;
+}
+
+export function buildIndex(countryParts: Part[], subdivisionParts: Part[], countryCount: number, subdivisionCount: number, opts: IndexOptions): BuiltIndex {
+  const blocks = new Grow(Uint32Array);
+  const records = new Grow(Uint32Array);
+  const coords = new Grow(Uint16Array);
+  const stats = { blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
+  const gapDistancesKm: number[] = [];
+
+  // Region ids: 0 = no country; then (country, none) and (country, subdivision) in code order.
+  const regionIds = new Map<number, number>();
+  const regionList: number[] = [NONE16, NONE16];
+  const subsOfCountry: number[][] = Array.from({ length: countryCount }, () => []);
+  for (const p of subdivisionParts) if (p.subdivision >= 0 && !subsOfCountry[p.country].includes(p.subdivision)) subsOfCountry[p.country].push(p.subdivision);
+  for (let c = 0; c < countryCount; c++) {
+    regionIds.set(c * 65536 + NONE16, regionList.length >> 1);
+    regionList.push(c, NONE16);
+    for (const s of subsOfCountry[c].sort((a, b) => a - b)) {
+      regionIds.set(c * 65536 + s, regionList.length >> 1);
+      regionList.push(c, s);
+    }
+  }
+  const region = (c: number, s: number): number => (c < 0 ? 0 : regionIds.get(c * 65536 + (s < 0 ? NONE16 : s))!);
+
+  // Nearest-subdivision search over subdivision-layer segments, for coastal gaps.
+  const segs: number[] = [];
+  const segOwner: number[] = [];
+  for (let i = 0; i < subdivisionParts.length; i++) {
+    for (const r of subdivisionParts[i].rings) {
+      const n = r.length >> 1;
+      for (let k = 0; k < n; k++) {
+        const j = (k + 1) % n;
+        segs.push(r[2 * k], r[2 * k + 1], r[2 * j], r[2 * j + 1]);
+        segOwner.push(i);
+      }
+    }
+  }
+  const segIndex = new Flatbush(Math.max(1, segOwner.length));
+  for (let i = 0; i < segOwner.length; i++) {
+    const [ax, ay, bx, by] = [segs[4 * i], segs[4 * i + 1], segs[4 * i + 2], segs[4 * i + 3]];
+    segIndex.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+  }
+  if (segOwner.length === 0) segIndex.add(0, 0, 0, 0);
+  segIndex.finish();
+  const hasSubdivisions = subsOfCountry.map((s) => s.length > 0);
+
+  function nearestSubdivision(c: number, x: number, y: number): number {
+    if (!hasSubdivisions[c]) return -1;
+    const cos = Math.max(Math.cos((y * Math.PI) / 180), 0.01);
+    const maxDeg = opts.gapKm / KM_PER_DEG / cos;
+    const ids = segIndex.neighbors(x, y, 64, maxDeg, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+    let best = Infinity;
+    let bestPart = -1;
+    for (const id of ids) {
+      // Point-to-segment distance in a local equirectangular frame (km).
+      const ax = (segs[4 * id] - x) * cos, ay = segs[4 * id + 1] - y;
+      const bx = (segs[4 * id + 2] - x) * cos, by = segs[4 * id + 3] - y;
+      const dx = bx - ax, dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
+      const px = ax + t * dx, py = ay + t * dy;
+      const d = Math.sqrt(px * px + py * py) * KM_PER_DEG;
+      if (d < best || (d === best && segOwner[id] < bestPart)) {
+        best = d;
+        bestPart = segOwner[id];
+      }
+    }
+    if (bestPart < 0 || best > opts.gapKm) {
+      stats.fallbackMisses++;
+      return -1;
+    }
+    gapDistancesKm.push(best);
+    return subdivisionParts[bestPart].subdivision;
+  }
+
+  /** Stage-1 resolution: partial country pieces until the first full one. */
+  function layer(pieces: Piece[]): { items: Piece[]; full: Piece | null } {
+    const items: Piece[] = [];
+    for (const p of pieces) {
+      if (p.full) return { items, full: p };
+      items.push(p);
+    }
+    return { items, full: null };
+  }
+
+  function quantiseRing(r: Ring, win: Box): number[] | null {
+    const sx = QUANT_MAX / (win.x1 - win.x0);
+    const sy = QUANT_MAX / (win.y1 - win.y0);
+    const out: number[] = [];
+    const n = r.length >> 1;
+    for (let i = 0; i < n; i++) {
+      const qx = Math.min(QUANT_MAX, Math.max(0, Math.round((r[2 * i] - win.x0) * sx)));
+      const qy = Math.min(QUANT_MAX, Math.max(0, Math.round((r[2 * i + 1] - win.y0) * sy)));
+      const m = out.length;
+      if (m >= 2 && out[m - 2] === qx && out[m - 1] === qy) continue;
+      out.push(qx, qy);
+    }
+    while (out.length >= 4 && out[0] === out[out.length - 2] && out[1] === out[out.length - 1]) out.length -= 2;
+    return out.length >= 6 ? out : null;
+  }
+
+  /** Writes a record at `at`; `items` are [entry, quantised rings]. */
+  function writeRecord(defaultEntry: number, items: [number, number[][]][], at: number): void {
+    records.data[at] = items.length;
+    records.data[at + 1] = defaultEntry;
+    let p = at + 2;
+    for (const [entry, rings] of items) {
+      records.data[p] = entry;
+      records.data[p + 1] = rings.length;
+      p += 2;
+      for (const ring of rings) {
+        const start = coords.reserve(ring.length);
+        coords.data.set(ring, start);
+        records.data[p] = start >> 1;
+        records.data[p + 1] = ring.length >> 1;
+        p += 2;
+      }
+    }
+  }
+
+  function recordSize(items: [number, number[][]][]): number {
+    let n = 2;
+    for (const [, rings] of items) n += 2 + 2 * rings.length;
+    return n;
+  }
+
+  function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, win: Box): [number, number[][]][] {
+    const items: [number, number[][]][] = [];
+    for (const p of pieces) {
+      const rings = p.rings.map((r) => quantiseRing(r, win)).filter((r): r is number[] => r !== null);
+      if (rings.length) items.push([entryOf(p), rings]);
+    }
+    return items;
+  }
+
+  function resolve(cell: Box, cPieces: Piece[], sPieces: Piece[], depth: number): number {
+    const win = expand(cell, opts.margin);
+    const stage1 = layer(cPieces);
+    const countries = new Set<number>();
+    for (const p of stage1.items) countries.add(p.part.country);
+    if (stage1.full) countries.add(stage1.full.part.country);
+
+    const stage2 = new Map<number, { items: Piece[]; full: Piece | null }>();
+    let needsFallback = false;
+    for (const c of countries) {
+      const s = layer(sPieces.filter((p) => p.part.country === c));
+      stage2.set(c, s);
+      if (!s.full && hasSubdivisions[c]) needsFallback = true;
+    }
+
+    const defaultCountry = stage1.full ? stage1.full.part.country : -1;
+    if (stage1.items.length === 0) {
+      const s = defaultCountry < 0 ? null : stage2.get(defaultCountry)!;
+      if (!s || (s.items.length === 0 && (s.full || !hasSubdivisions[defaultCountry]))) {
+        stats.fullCells++;
+        return region(defaultCountry, s?.full ? s.full.part.subdivision : -1);
+      }
+    }
+
+    let vertices = countVertices(stage1.items);
+    for (const s of stage2.values()) vertices += countVertices(s.items);
+    const split = depth < opts.fanouts.length && (depth === 0 || vertices > opts.maxLeafVertices || (needsFallback && depth < opts.fallbackDepth));
+    if (split) {
+      const f = opts.fanouts[depth];
+      const at = blocks.reserve(f * f);
+      stats.blocks++;
+      // Only pieces that can still matter go down: partial ones and the first full one per layer.
+      const cKeep = stage1.full ? [...stage1.items, stage1.full] : stage1.items;
+      const sKeep: Piece[] = [];
+      for (const s of stage2.values()) sKeep.push(...s.items, ...(s.full ? [s.full] : []));
+      const childC = partition(cKeep, cell, f, f, opts.margin);
+      const childS = partition(sKeep, cell, f, f, opts.margin);
+      for (let k = 0; k < f * f; k++) {
+        blocks.data[at + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+      }
+      return ((TAG_BLOCK << TAG_SHIFT) | at) >>> 0;
+    }
+
+    // Leaf: stage-2 records per country, then the stage-1 record pointing at them.
+    stats.leafCells++;
+    stats.maxLeafVertices = Math.max(stats.maxLeafVertices, vertices);
+    const cx = (cell.x0 + cell.x1) / 2;
+    const cy = (cell.y0 + cell.y1) / 2;
+    const countryEntry = new Map<number, number>();
+    const pending: [number, [number, number[][]][], number][] = []; // [default, items, country]
+    for (const c of [...countries].sort((a, b) => a - b)) {
+      const s = stage2.get(c)!;
+      let sDefault: number;
+      if (s.full) sDefault = s.full.part.subdivision;
+      else {
+        const inside = s.items.find((p) => partContains(p.rings, cx, cy));
+        if (inside) sDefault = inside.part.subdivision;
+        else {
+          stats.fallbackCells++;
+          sDefault = nearestSubdivision(c, cx, cy);
+        }
+      }
+      const items = quantiseItems(s.items, (p) => region(c, p.part.subdivision), win);
+      if (items.length === 0) countryEntry.set(c, region(c, sDefault));
+      else pending.push([region(c, sDefault), items, c]);
+    }
+    const cItems = quantiseItems(stage1.items, (p) => p.part.country, win);
+    // Stage-1 record first, so nested records always sit at higher offsets.
+    const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
+    for (const [def, items, c] of pending) {
+      const at = records.reserve(recordSize(items));
+      writeRecord(def, items, at);
+      stats.records++;
+      countryEntry.set(c, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
+    }
+    const defaultEntry = defaultCountry < 0 ? 0 : countryEntry.get(defaultCountry)!;
+    if (stage1At < 0) return defaultEntry;
+    writeRecord(defaultEntry, cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]), stage1At);
+    stats.records++;
+    return ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0;
+  }
+
+  // Level 0: every part goes to the 1° cells it touches.
+  const world: Box = { x0: -180, y0: -90, x1: 180, y1: 90 };
+  const whole = (p: Part): Piece => ({ part: p, rings: p.rings, full: false });
+  const cellCountry = partition(countryParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
+  const cellSub = partition(subdivisionParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
+  const grid = new Uint32Array(GRID_COLS * GRID_ROWS);
+  const byRank = (a: Piece, b: Piece) => a.part.rank - b.part.rank;
+  for (let i = 0; i < GRID_COLS * GRID_ROWS; i++) {
+    const cell = childCell(world, GRID_COLS, GRID_ROWS, i % GRID_COLS, (i / GRID_COLS) | 0);
+    grid[i] = resolve(cell, cellCountry[i].sort(byRank), cellSub[i].sort(byRank), 0);
+    cellCountry[i] = [];
+    cellSub[i] = [];
+  }
+
+  return {
+    grid,
+    blocks: blocks.result(),
+    records: records.result(),
+    coords: coords.result(),
+    regions: Uint16Array.from(regionList),
+    stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices: coords.length >> 1 },
+    gapDistancesKm,
+  };
+}

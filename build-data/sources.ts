@@ -1,0 +1,250 @@
+// Loads the boundary sources and the ISO reference, applies the reviewed
+// policy and remap tables, and returns polygon parts ranked for overlap order.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { iso31661, iso31662 } from 'iso-3166';
+import { partArea, partContains, type Box, type Ring } from './clip.js';
+import type { Part } from './index-builder.js';
+import type { CountryInfo, SourceInfo, SubdivisionInfo } from '../src/dataset.js';
+
+export interface BuildConfig {
+  name: string;
+  codes: 'iso' | 'custom';
+  countries: { path: string; codeProperty: string };
+  subdivisions: { path: string; codeProperty: string } | null;
+  sources: SourceInfo[];
+}
+
+interface Policy {
+  noCountry: Record<string, string>;
+  userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
+  aliases: Record<string, string>;
+  disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
+}
+
+interface RemapEntry {
+  match: { iso_3166_2?: string; adm1_code?: string };
+  to: string | null;
+  reason: string;
+}
+
+export interface Sources {
+  countries: CountryInfo[];
+  subdivisions: SubdivisionInfo[];
+  aliases: Record<string, string>;
+  countryParts: Part[];
+  subdivisionParts: Part[];
+  policy: Policy;
+  remapApplied: { from: string; to: string | null; reason: string; features: number }[];
+  droppedCountries: { code: string; reason: string; parts: number }[];
+  sourceVertices: { country: number; subdivision: number };
+}
+
+type Position = number[];
+type Geometry = { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
+interface Feature {
+  properties: Record<string, unknown> | null;
+  geometry: Geometry | null;
+}
+
+function readGeoJSON(path: string): Feature[] {
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  if (json?.type !== 'FeatureCollection' || !Array.isArray(json.features)) throw new Error(`${path}: not a GeoJSON FeatureCollection`);
+  return json.features;
+}
+
+function polygonsOf(g: Geometry | null): Position[][][] {
+  if (!g) return [];
+  if (g.type === 'Polygon') return [g.coordinates];
+  if (g.type === 'MultiPolygon') return g.coordinates;
+  return [];
+}
+
+/** Flat ring without the closing vertex; consecutive duplicates removed. */
+function flatRing(ring: Position[], where: string): Ring {
+  const out: number[] = [];
+  for (const p of ring) {
+    const x = p[0], y = p[1];
+    if (!Number.isFinite(x) || !Number.isFinite(y) || Math.abs(x) > 180 || Math.abs(y) > 90) {
+      throw new Error(`${where}: coordinate [${x}, ${y}] outside the globe (split polygons at the antimeridian)`);
+    }
+    const n = out.length;
+    if (n >= 2 && out[n - 2] === x && out[n - 1] === y) continue;
+    out.push(x, y);
+  }
+  while (out.length >= 4 && out[0] === out[out.length - 2] && out[1] === out[out.length - 1]) out.length -= 2;
+  return Float64Array.from(out);
+}
+
+function bboxOf(rings: Ring[]): Box {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i += 2) {
+      if (r[i] < x0) x0 = r[i];
+      if (r[i] > x1) x1 = r[i];
+      if (r[i + 1] < y0) y0 = r[i + 1];
+      if (r[i + 1] > y1) y1 = r[i + 1];
+    }
+  }
+  return { x0, y0, x1, y1 };
+}
+
+function toParts(feature: Feature, layer: Part['layer'], country: number, subdivision: number, where: string): Part[] {
+  const parts: Part[] = [];
+  for (const poly of polygonsOf(feature.geometry)) {
+    const rings = poly.map((r) => flatRing(r, where)).filter((r) => r.length >= 6);
+    if (rings.length === 0) continue;
+    const area = partArea(rings);
+    if (!(area > 0)) continue;
+    parts.push({ layer, country, subdivision, rank: 0, rings, bbox: bboxOf(rings), area });
+  }
+  return parts;
+}
+
+/** Smaller areas first (enclaves win); ties broken by codes so the order is total. */
+function rank(parts: Part[], key: (p: Part) => string): void {
+  const order = parts.map((p, i) => i);
+  order.sort((a, b) => parts[a].area - parts[b].area || (key(parts[a]) < key(parts[b]) ? -1 : key(parts[a]) > key(parts[b]) ? 1 : a - b));
+  order.forEach((idx, r) => (parts[idx].rank = r));
+}
+
+/**
+ * Where two countries' polygons overlap in a disputed area, the policy names the
+ * winner: the loser's part holding the policy point is ranked just after the
+ * winner's part holding it, so the winner answers throughout the overlap.
+ */
+function applyDisputes(parts: Part[], policy: Policy, countryIndex: Map<string, number>): void {
+  for (const d of policy.disputes ?? []) {
+    const [x, y] = d.at;
+    const holding = (code: string) => {
+      const c = countryIndex.get(code);
+      const p = parts.find((q) => q.country === c && partContains(q.rings, x, y));
+      if (!p) throw new Error(`policy.json dispute "${d.area}": no ${code} part holds [${x}, ${y}]`);
+      return p;
+    };
+    const winner = holding(d.winner);
+    const loser = holding(d.over);
+    if (loser.rank < winner.rank) loser.rank = winner.rank + 0.5;
+  }
+  const order = parts.map((p, i) => i).sort((a, b) => parts[a].rank - parts[b].rank);
+  order.forEach((idx, r) => (parts[idx].rank = r));
+}
+
+export function loadSources(config: BuildConfig, here: string): Sources {
+  const policy: Policy = JSON.parse(readFileSync(join(here, 'policy.json'), 'utf8'));
+  const iso = config.codes === 'iso';
+  const countryFeatures = readGeoJSON(config.countries.path);
+
+  // Code tables: the whole reference, so validation knows every ISO code.
+  const countries: CountryInfo[] = [];
+  if (iso) {
+    for (const c of iso31661) countries.push({ code: c.alpha3, alpha2: c.alpha2, name: c.name, covered: false });
+    for (const [code, u] of Object.entries(policy.userAssigned)) countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
+  } else {
+    const codes = new Set<string>();
+    for (const f of countryFeatures) codes.add(String(f.properties?.[config.countries.codeProperty] ?? '').toUpperCase());
+    for (const code of [...codes].sort()) {
+      if (!/^[A-Z0-9][A-Z0-9_.-]{0,62}$/.test(code)) throw new Error(`${config.countries.path}: zone code "${code}" must be 1-63 letters, digits, '_', '.' or '-'`);
+      countries.push({ code, alpha2: '', name: code, covered: false });
+    }
+  }
+  countries.sort((a, b) => (a.code < b.code ? -1 : 1));
+  const countryIndex = new Map(countries.map((c, i) => [c.code, i]));
+  const alpha2Index = new Map(countries.filter((c) => c.alpha2).map((c) => [c.alpha2, countryIndex.get(c.code)!]));
+
+  const subdivisions: SubdivisionInfo[] = iso
+    ? iso31662.map((s) => ({ code: s.code, name: s.name, parent: s.parent, country: s.code.slice(0, 2), covered: false })).sort((a, b) => (a.code < b.code ? -1 : 1))
+    : [];
+  const subdivisionIndex = new Map(subdivisions.map((s, i) => [s.code, i]));
+
+  // Countries.
+  const countryParts: Part[] = [];
+  const droppedCountries: Sources['droppedCountries'] = [];
+  let countryVertices = 0;
+  for (const f of countryFeatures) {
+    const raw = String(f.properties?.[config.countries.codeProperty] ?? '');
+    const code = raw.toUpperCase();
+    const idx = countryIndex.get(code);
+    if (idx === undefined) throw new Error(`${config.countries.path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
+    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`);
+    for (const p of parts) for (const r of p.rings) countryVertices += r.length >> 1;
+    if (policy.noCountry[code] && iso) {
+      droppedCountries.push({ code, reason: policy.noCountry[code], parts: parts.length });
+      continue;
+    }
+    countries[idx].covered = true;
+    countryParts.push(...parts);
+  }
+  rank(countryParts, (p) => countries[p.country].code);
+  applyDisputes(countryParts, policy, countryIndex);
+
+  // Subdivisions, with NE codes brought to the current reference.
+  const subdivisionParts: Part[] = [];
+  const remapApplied = new Map<string, { from: string; to: string | null; reason: string; features: number }>();
+  let subdivisionVertices = 0;
+  if (config.subdivisions) {
+    const remapPath = join(here, 'subdivision-remap.json');
+    const remap: RemapEntry[] = existsSync(remapPath) ? JSON.parse(readFileSync(remapPath, 'utf8')).entries : [];
+    const byCode = new Map(remap.filter((e) => e.match.iso_3166_2).map((e) => [e.match.iso_3166_2!, e]));
+    const byFeature = new Map(remap.filter((e) => e.match.adm1_code).map((e) => [e.match.adm1_code!, e]));
+    for (const f of readGeoJSON(config.subdivisions.path)) {
+      const props = f.properties ?? {};
+      const raw = String(props[config.subdivisions.codeProperty] ?? '');
+      const entry = byFeature.get(String(props.adm1_code ?? '')) ?? byCode.get(raw);
+      let code: string | null = raw;
+      if (entry) {
+        code = entry.to;
+        const key = `${raw}→${entry.to ?? 'none'}`;
+        const log = remapApplied.get(key) ?? { from: raw, to: entry.to, reason: entry.reason, features: 0 };
+        log.features++;
+        remapApplied.set(key, log);
+      } else if (!subdivisionIndex.has(raw)) {
+        code = null;
+        const key = `${raw}→unmapped`;
+        const log = remapApplied.get(key) ?? { from: raw, to: null, reason: 'not a current ISO 3166-2 code and not in the remap table', features: 0 };
+        log.features++;
+        remapApplied.set(key, log);
+      }
+      const s = code === null ? -1 : subdivisionIndex.get(code);
+      if (s === undefined) throw new Error(`subdivision-remap.json maps "${raw}" to "${code}", which is not in the reference`);
+      // The country a subdivision belongs to comes from its code; uncoded areas keep their source country.
+      const a2 = code ? code.slice(0, 2) : raw.slice(0, 2).match(/^[A-Z]{2}$/) ? raw.slice(0, 2) : String(props.iso_a2 ?? '');
+      const c = alpha2Index.get(a2);
+      if (c === undefined) continue; // no country to attach it to (e.g. Antarctica placeholders)
+      const parts = toParts(f, 'subdivision', c, s, `${config.subdivisions.path} ${raw}`);
+      for (const p of parts) for (const r of p.rings) subdivisionVertices += r.length >> 1;
+      subdivisionParts.push(...parts);
+    }
+    rank(subdivisionParts, (p) => (p.subdivision >= 0 ? subdivisions[p.subdivision].code : countries[p.country].code));
+  }
+
+  // Coverage: a held subdivision, its ancestors, and only where its country has land.
+  const parentOf = (code: string) => subdivisions[subdivisionIndex.get(code)!]?.parent;
+  for (const p of subdivisionParts) {
+    if (p.subdivision < 0 || !countries[p.country].covered) continue;
+    for (let code: string | undefined = subdivisions[p.subdivision].code; code && subdivisionIndex.has(code); code = parentOf(code)) {
+      subdivisions[subdivisionIndex.get(code)!].covered = true;
+    }
+  }
+
+  const aliases: Record<string, string> = {};
+  if (iso) {
+    for (const [code, country] of Object.entries(policy.aliases)) {
+      if (!countryIndex.has(country)) throw new Error(`policy.json alias ${code} → ${country}: unknown country`);
+      if (subdivisionIndex.has(code)) aliases[code] = country;
+    }
+  }
+
+  return {
+    countries,
+    subdivisions,
+    aliases,
+    countryParts,
+    subdivisionParts,
+    policy,
+    remapApplied: [...remapApplied.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
+    droppedCountries,
+    sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
+  };
+}

@@ -1,0 +1,103 @@
+// Serialises the built index and the canonical features into dist-data files.
+
+import Flatbush from 'flatbush';
+import { encode } from 'geobuf';
+import Pbf from 'pbf';
+import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/container.js';
+import { SECTIONS, type IndexParams } from '../src/layout.js';
+import type { DatasetMeta } from '../src/dataset.js';
+import type { BuiltIndex, Part } from './index-builder.js';
+import type { BuildConfig, Sources } from './sources.js';
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** The Flatbush over every part's box; boxcodes names each item (country >= 0, subdivision -1 - s). */
+function partIndex(src: Sources): { flatbush: Uint8Array; boxcodes: Int32Array } {
+  const parts: Part[] = [...src.countryParts, ...src.subdivisionParts.filter((p) => p.subdivision >= 0)];
+  const fb = new Flatbush(Math.max(1, parts.length));
+  const codes = new Int32Array(Math.max(1, parts.length));
+  parts.forEach((p, i) => {
+    fb.add(p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1);
+    codes[i] = p.layer === 'country' ? p.country : -1 - p.subdivision;
+  });
+  if (parts.length === 0) fb.add(0, 0, 0, 0);
+  fb.finish();
+  return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
+}
+
+export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexParams & Record<string, unknown>): Uint8Array {
+  const meta: DatasetMeta = {
+    name: config.name,
+    codes: config.codes,
+    params: { fanouts: params.fanouts, margin: params.margin },
+    sources: config.sources,
+    countries: src.countries,
+    subdivisions: src.subdivisions,
+    aliases: src.aliases,
+    subdivisionGapKm: params.gapKm as number,
+    stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
+  };
+  const { flatbush, boxcodes } = partIndex(src);
+  const sections: Record<string, Uint8Array> = {
+    meta: new TextEncoder().encode(JSON.stringify(meta)),
+    grid: bytesOf(index.grid),
+    blocks: bytesOf(index.blocks),
+    records: bytesOf(index.records),
+    coords: bytesOf(index.coords),
+    regions: bytesOf(index.regions),
+    flatbush,
+    boxcodes: bytesOf(boxcodes),
+  };
+  let size = align8(8 + SECTIONS.length * 8);
+  const offsets: number[] = [];
+  for (const name of SECTIONS) {
+    offsets.push(size);
+    size = align8(size + sections[name].byteLength);
+  }
+  const payload = new Uint8Array(size);
+  const dv = new DataView(payload.buffer);
+  dv.setUint32(0, SECTIONS.length, true);
+  SECTIONS.forEach((name, i) => {
+    dv.setUint32(8 + i * 8, offsets[i], true);
+    dv.setUint32(12 + i * 8, sections[name].byteLength, true);
+    payload.set(sections[name], offsets[i]);
+  });
+  return wrapPayload(KIND_DATASET, payload);
+}
+
+function multiPolygon(parts: Part[]): number[][][][] {
+  return parts.map((p) =>
+    p.rings.map((r) => {
+      const ring: number[][] = [];
+      for (let i = 0; i < r.length; i += 2) ring.push([r[i], r[i + 1]]);
+      ring.push([r[0], r[1]]);
+      return ring;
+    }),
+  );
+}
+
+/** Canonical features after policy and remapping, for export and rebuilding. */
+export function writeFeatures(src: Sources): Uint8Array {
+  const features: object[] = [];
+  const byCountry = new Map<number, Part[]>();
+  for (const p of src.countryParts) byCountry.set(p.country, [...(byCountry.get(p.country) ?? []), p]);
+  for (const [c, parts] of [...byCountry].sort((a, b) => a[0] - b[0])) {
+    features.push({ type: 'Feature', properties: { layer: 'country', code: src.countries[c].code }, geometry: { type: 'MultiPolygon', coordinates: multiPolygon(parts) } });
+  }
+  const bySub = new Map<number, Part[]>();
+  for (const p of src.subdivisionParts) if (p.subdivision >= 0) bySub.set(p.subdivision, [...(bySub.get(p.subdivision) ?? []), p]);
+  for (const [s, parts] of [...bySub].sort((a, b) => a[0] - b[0])) {
+    features.push({
+      type: 'Feature',
+      properties: { layer: 'subdivision', code: src.subdivisions[s].code, country: src.countries[parts[0].country].code },
+      geometry: { type: 'MultiPolygon', coordinates: multiPolygon(parts) },
+    });
+  }
+  const pbf = new Pbf();
+  const bytes = encode({ type: 'FeatureCollection', features } as never, pbf);
+  return wrapPayload(KIND_FEATURES, bytes);
+}

@@ -1,0 +1,15 @@
+// Browser / worker / Electron-renderer entry: no Node built-ins. The app fetches
+// the dataset file itself and hands over its bytes.
+import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
+import type { BinaryInput } from './container.js';
+
+export * from './errors.js';
+export type { GeoLookup } from './engine.js';
+export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
+export type { BinaryInput } from './container.js';
+
+/** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */
+export function createGeoLookup(options: { data: BinaryInput } | BinaryInput): GeoLookup {
+  const data = options instanceof Uint8Array || options instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && options instanceof SharedArrayBuffer) ? options : (options as { data: BinaryInput }).data;
+  return createGeoLookupFromBytes(data, 'dataset');
+}

@@ -1,0 +1,108 @@
+// The container every dist-data file shares: a 32-byte header, then the payload.
+//
+//   0  magic     8 bytes  "GEOLKUP\0"
+//   8  version   u32      format version (FORMAT_VERSION)
+//  12  kind      u32      1 = lookup dataset, 2 = geobuf features
+//  16  length    u32      payload byte length
+//  20  checksum  u32      checksum32(payload)
+//  24  reserved  8 bytes  zero
+//
+// The header lets a truncated, corrupted or foreign file fail at load with a
+// clear DataError instead of silently answering wrong.
+
+import { DataError } from './errors.js';
+
+export const MAGIC = [0x47, 0x45, 0x4f, 0x4c, 0x4b, 0x55, 0x50, 0x00]; // "GEOLKUP\0"
+export const FORMAT_VERSION = 1;
+export const HEADER_BYTES = 32;
+export const KIND_DATASET = 1;
+export const KIND_FEATURES = 2;
+
+const KIND_NAMES: Record<number, string> = { [KIND_DATASET]: 'lookup dataset', [KIND_FEATURES]: 'geobuf features' };
+
+/**
+ * A 32-bit checksum over whole little-endian words plus the byte tail, fast
+ * enough to verify tens of megabytes at start-up (murmur3-style mixing).
+ */
+export function checksum32(bytes: Uint8Array): number {
+  const words = bytes.byteLength >>> 2;
+  let h = 0x9747b28c ^ bytes.byteLength;
+  const aligned = (bytes.byteOffset & 3) === 0;
+  const view = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : null;
+  const dv = aligned ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < words; i++) {
+    let k = view ? view[i] : dv!.getUint32(i * 4, true);
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  for (let i = words * 4; i < bytes.byteLength; i++) {
+    h ^= Math.imul(bytes[i], 0xcc9e2d51);
+    h = (h << 13) | (h >>> 19);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export function wrapPayload(kind: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER_BYTES + payload.byteLength);
+  out.set(MAGIC, 0);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(8, FORMAT_VERSION, true);
+  dv.setUint32(12, kind, true);
+  dv.setUint32(16, payload.byteLength, true);
+  dv.setUint32(20, checksum32(payload), true);
+  out.set(payload, HEADER_BYTES);
+  return out;
+}
+
+/** Anything a dataset can be handed over as. */
+export type BinaryInput = ArrayBuffer | SharedArrayBuffer | Uint8Array;
+
+export function toBytes(input: BinaryInput, name: string): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+    return new Uint8Array(input);
+  }
+  throw new DataError(`${name}: expected a file path, Buffer, Uint8Array or ArrayBuffer`);
+}
+
+/**
+ * Checks the header and returns the payload as a view on an 8-byte aligned
+ * buffer (copied once only when the caller's buffer is misaligned), so typed
+ * arrays can be laid over it without copying.
+ */
+export function unwrapPayload(input: BinaryInput, expectedKind: number, name: string): Uint8Array {
+  const bytes = toBytes(input, name);
+  if (bytes.byteLength < HEADER_BYTES) {
+    throw new DataError(`${name}: file is ${bytes.byteLength} bytes, too short to be a geolookup ${KIND_NAMES[expectedKind]} (truncated?)`);
+  }
+  for (let i = 0; i < MAGIC.length; i++) {
+    if (bytes[i] !== MAGIC[i]) throw new DataError(`${name}: not a geolookup data file (bad magic bytes)`);
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+  const version = dv.getUint32(8, true);
+  if (version !== FORMAT_VERSION) {
+    throw new DataError(`${name}: format version ${version}, this library reads version ${FORMAT_VERSION}; rebuild the data with this version's build-data`);
+  }
+  const kind = dv.getUint32(12, true);
+  if (kind !== expectedKind) {
+    throw new DataError(`${name}: holds ${KIND_NAMES[kind] ?? `unknown kind ${kind}`}, expected ${KIND_NAMES[expectedKind]}`);
+  }
+  const length = dv.getUint32(16, true);
+  if (bytes.byteLength !== HEADER_BYTES + length) {
+    throw new DataError(`${name}: payload is ${bytes.byteLength - HEADER_BYTES} bytes, header says ${length} (truncated or extended file)`);
+  }
+  let payload = bytes.subarray(HEADER_BYTES);
+  if (payload.byteOffset % 8 !== 0) payload = payload.slice();
+  const sum = checksum32(payload);
+  if (sum !== dv.getUint32(20, true)) throw new DataError(`${name}: checksum mismatch (corrupted file)`);
+  return payload;
+}

@@ -1,0 +1,212 @@
+// Reads a lookup dataset: checks the container, lays typed arrays over the
+// payload (no copy, nothing decoded per cell) and builds the small code maps.
+
+import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
+import { DataError } from './errors.js';
+import { GRID_COLS, GRID_ROWS, NONE16, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+
+export interface CountryInfo {
+  /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
+  code: string;
+  alpha2: string;
+  name: string;
+  /** True when the dataset holds land for it (false for Antarctica by policy). */
+  covered: boolean;
+}
+
+export interface SubdivisionInfo {
+  /** ISO 3166-2 code, e.g. FR-75C. */
+  code: string;
+  name: string;
+  /** Parent code: another subdivision (FR-IDF) or the alpha-2 country code (FR). */
+  parent: string;
+  /** Alpha-2 country part of the code. */
+  country: string;
+  /** True when the dataset can answer for it: it is held, or an ancestor of a held one. */
+  covered: boolean;
+}
+
+export interface SourceInfo {
+  name: string;
+  version: string;
+  licence: string;
+  attribution?: string;
+  url?: string;
+  role: string;
+}
+
+export interface DatasetMeta {
+  name: string;
+  /** 'iso': codes follow ISO 3166 shapes; 'custom': user zones with free-form codes. */
+  codes: 'iso' | 'custom';
+  params: IndexParams;
+  sources: SourceInfo[];
+  countries: CountryInfo[];
+  subdivisions: SubdivisionInfo[];
+  /** Subdivision codes that stand for a whole country (US-PR → PRI). */
+  aliases: Record<string, string>;
+  /** Maximum distance (km) at which a coastal point is given the nearest subdivision. */
+  subdivisionGapKm: number;
+  stats: Record<string, number>;
+}
+
+export interface Dataset {
+  meta: DatasetMeta;
+  grid: Uint32Array;
+  blocks: Uint32Array;
+  records: Uint32Array;
+  coords: Uint16Array;
+  fanouts: Int32Array;
+  margin: number;
+  /** Quantisation scale: window fraction → Uint16 units. */
+  qscale: number;
+  regionCountry: Int32Array;
+  /** -1 where the region has no subdivision. */
+  regionSubdivision: Int32Array;
+  countryCodes: string[];
+  subdivisionCodes: string[];
+  countryByCode: Map<string, number>;
+  subdivisionByCode: Map<string, number>;
+  /** Parent subdivision index, -1 when the parent is the country. */
+  subdivisionParent: Int32Array;
+  /** Alias subdivision code → country index. */
+  aliasCountry: Map<string, number>;
+  alpha2ToAlpha3: Map<string, string>;
+  flatbush: ArrayBuffer;
+  byteLength: number;
+}
+
+function section(payload: Uint8Array, index: number, name: string): Uint8Array {
+  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (payload.byteLength < 8 + SECTIONS.length * 8 || dv.getUint32(0, true) !== SECTIONS.length) {
+    throw new DataError(`${name}: malformed section table`);
+  }
+  const off = dv.getUint32(8 + index * 8, true);
+  const len = dv.getUint32(12 + index * 8, true);
+  if (off % 8 !== 0 || off + len > payload.byteLength) throw new DataError(`${name}: section ${SECTIONS[index]} out of bounds`);
+  return payload.subarray(off, off + len);
+}
+
+function typed<T>(bytes: Uint8Array, Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, name: string, what: string): T {
+  if (bytes.byteLength % Ctor.BYTES_PER_ELEMENT !== 0) throw new DataError(`${name}: section ${what} has a ragged length`);
+  return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
+}
+
+export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
+  const payload = unwrapPayload(input, KIND_DATASET, name);
+  let meta: DatasetMeta;
+  try {
+    meta = JSON.parse(new TextDecoder().decode(section(payload, 0, name)));
+  } catch (err) {
+    if (err instanceof DataError) throw err;
+    throw new DataError(`${name}: metadata is not valid JSON`, { cause: err });
+  }
+  if (!meta || !Array.isArray(meta.countries) || !Array.isArray(meta.subdivisions) || !meta.params || !Array.isArray(meta.params.fanouts)) {
+    throw new DataError(`${name}: metadata lacks code tables or index parameters`);
+  }
+  const grid = typed(section(payload, 1, name), Uint32Array, name, 'grid');
+  if (grid.length !== GRID_COLS * GRID_ROWS) throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
+  const blocks = typed(section(payload, 2, name), Uint32Array, name, 'blocks');
+  const records = typed(section(payload, 3, name), Uint32Array, name, 'records');
+  const coords = typed(section(payload, 4, name), Uint16Array, name, 'coords');
+  const regions = typed(section(payload, 5, name), Uint16Array, name, 'regions');
+  const fb = section(payload, 6, name);
+  const flatbush = fb.buffer.slice(fb.byteOffset, fb.byteOffset + fb.byteLength) as ArrayBuffer;
+
+  const countryCodes = meta.countries.map((c) => c.code);
+  const subdivisionCodes = meta.subdivisions.map((s) => s.code);
+  const countryByCode = new Map(countryCodes.map((c, i) => [c, i]));
+  const subdivisionByCode = new Map(subdivisionCodes.map((c, i) => [c, i]));
+  const subdivisionParent = new Int32Array(subdivisionCodes.length);
+  meta.subdivisions.forEach((s, i) => (subdivisionParent[i] = subdivisionByCode.get(s.parent) ?? -1));
+  const aliasCountry = new Map<string, number>();
+  for (const [code, country] of Object.entries(meta.aliases ?? {})) {
+    const idx = countryByCode.get(country);
+    if (idx !== undefined) aliasCountry.set(code, idx);
+  }
+
+  const regionCount = regions.length >> 1;
+  const regionCountry = new Int32Array(regionCount);
+  const regionSubdivision = new Int32Array(regionCount);
+  for (let r = 0; r < regionCount; r++) {
+    const c = regions[2 * r];
+    const s = regions[2 * r + 1];
+    if (r > 0 && c >= countryCodes.length) throw new DataError(`${name}: region ${r} names country ${c} beyond the code table`);
+    if (s !== NONE16 && s >= subdivisionCodes.length) throw new DataError(`${name}: region ${r} names subdivision ${s} beyond the code table`);
+    regionCountry[r] = r === 0 ? -1 : c;
+    regionSubdivision[r] = s === NONE16 ? -1 : s;
+  }
+  // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
+  checkEntries(grid, blocks, records, coords, regionCount, meta.params.fanouts, name);
+
+  const margin = meta.params.margin;
+  return {
+    meta,
+    grid,
+    blocks,
+    records,
+    coords,
+    fanouts: Int32Array.from(meta.params.fanouts),
+    margin,
+    qscale: 65535 / (1 + 2 * margin),
+    regionCountry,
+    regionSubdivision,
+    countryCodes,
+    subdivisionCodes,
+    countryByCode,
+    subdivisionByCode,
+    subdivisionParent,
+    aliasCountry,
+    alpha2ToAlpha3: new Map(meta.countries.map((c) => [c.alpha2, c.code])),
+    flatbush,
+    byteLength: payload.byteLength,
+  };
+}
+
+/** Walks every entry once so that lookups never index out of bounds. */
+function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, coords: Uint16Array, regionCount: number, fanouts: number[], name: string): void {
+  const bad = (what: string): never => {
+    throw new DataError(`${name}: ${what} (corrupted index)`);
+  };
+  const checkEntry = (e: number, depth: number): void => {
+    const tag = e >>> TAG_SHIFT;
+    const v = e & VALUE_MASK;
+    if (tag === 0) {
+      if (v >= regionCount) bad(`region ${v} out of range`);
+    } else if (tag === 1) {
+      const f = fanouts[depth];
+      if (f === undefined || v + f * f > blocks.length) bad(`child block at ${v} out of range`);
+    } else if (tag === 2) {
+      checkRecord(v);
+    } else bad(`unknown entry tag ${tag}`);
+  };
+  const checkRecord = (r: number): void => {
+    if (r + 2 > records.length) bad(`record at ${r} out of range`);
+    const n = records[r];
+    checkEntry(records[r + 1], 0);
+    let p = r + 2;
+    for (let i = 0; i < n; i++) {
+      if (p + 2 > records.length) bad(`record at ${r} overruns`);
+      const entry = records[p];
+      if (entry >>> TAG_SHIFT === 1) bad(`record item points at a block`);
+      if (entry >>> TAG_SHIFT === 2 && (entry & VALUE_MASK) <= r) bad(`record ${r} points backwards`);
+      checkEntry(entry, 0);
+      const rings = records[p + 1];
+      p += 2;
+      if (p + 2 * rings > records.length) bad(`record at ${r} overruns`);
+      for (let k = 0; k < rings; k++, p += 2) {
+        if (records[p + 1] < 3 || (records[p] + records[p + 1]) * 2 > coords.length) bad(`ring in record ${r} out of range`);
+      }
+    }
+  };
+  // Blocks are visited from their parents so the fanout of each depth is known.
+  const walk = (e: number, depth: number): void => {
+    if (e >>> TAG_SHIFT === 1) {
+      checkEntry(e, depth);
+      const v = e & VALUE_MASK;
+      const f = fanouts[depth];
+      for (let i = 0; i < f * f; i++) walk(blocks[v + i], depth + 1);
+    } else checkEntry(e, depth);
+  };
+  for (let i = 0; i < grid.length; i++) walk(grid[i], 0);
+}

@@ -1,0 +1,131 @@
+// The four operations of the lookup service over one loaded dataset.
+
+import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
+import { NotFoundError, ValidationError, type FieldErrors } from './errors.js';
+import { locate } from './locate.js';
+import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
+import type { BinaryInput } from './container.js';
+
+export interface GeoLookup {
+  /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError at sea, in Antarctica or on unclaimed land. */
+  countryFromGps(latitude: number | string, longitude: number | string): string;
+  /** Most specific ISO 3166-2 code held at the point; NotFoundError where there is none. */
+  subdivisionFromGps(latitude: number | string, longitude: number | string): string;
+  /** Whether the point lies in the country (alpha-3, case-insensitive). */
+  isInCountry(countryCode: string, latitude: number | string, longitude: number | string): boolean;
+  /** Whether the point lies in the subdivision or one of its descendants. */
+  isInSubdivision(subdivisionCode: string, latitude: number | string, longitude: number | string): boolean;
+  /** As countryFromGps, but null instead of NotFoundError: for hot loops where "no result" is common. */
+  tryCountryFromGps(latitude: number | string, longitude: number | string): string | null;
+  /** As subdivisionFromGps, but null instead of NotFoundError. */
+  trySubdivisionFromGps(latitude: number | string, longitude: number | string): string | null;
+  /** Countries the dataset knows, with names. */
+  countries(): readonly CountryInfo[];
+  /** Subdivisions the dataset knows, with names and parents. */
+  subdivisions(): readonly SubdivisionInfo[];
+  /** Sources, licences, parameters and build statistics of the dataset. */
+  readonly meta: DatasetMeta;
+}
+
+function inRange(lat: unknown, lon: unknown): boolean {
+  return typeof lat === 'number' && typeof lon === 'number' && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
+}
+
+function codeError(field: string, problem: string, lat: unknown, lon: unknown): ValidationError {
+  const extra: FieldErrors = { [field]: [problem] };
+  return coordinateError(lat, lon, extra);
+}
+
+export function createEngine(ds: Dataset): GeoLookup {
+  const { regionCountry, regionSubdivision, countryCodes, subdivisionCodes, subdivisionParent } = ds;
+  const style = ds.meta.codes;
+  const a2to3 = (a2: string) => ds.alpha2ToAlpha3.get(a2);
+  const countries = Object.freeze(ds.meta.countries.map((c) => Object.freeze({ ...c })));
+  const subdivisions = Object.freeze(ds.meta.subdivisions.map((s) => Object.freeze({ ...s })));
+
+  function region(lat: unknown, lon: unknown): number {
+    if (inRange(lat, lon)) return locate(ds, lat as number, lon as number);
+    const [a, b] = parsePair(lat, lon);
+    return locate(ds, a, b);
+  }
+
+  function countryIndex(code: unknown, lat: unknown, lon: unknown): number {
+    if (typeof code === 'string') {
+      const hit = ds.countryByCode.get(code);
+      if (hit !== undefined) {
+        if (!inRange(lat, lon)) parsePair(lat, lon);
+        return hit;
+      }
+    }
+    const problem = countryCodeProblem(code, style, a2to3);
+    if (problem) throw codeError('countryCode', problem, lat, lon);
+    if (!inRange(lat, lon)) parsePair(lat, lon);
+    const hit = ds.countryByCode.get((code as string).toUpperCase());
+    if (hit === undefined) throw new NotFoundError(`Unknown country code "${code}": not an ISO 3166-1 alpha-3 code known to this dataset.`);
+    return hit;
+  }
+
+  /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
+  function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
+    const problem = subdivisionCodeProblem(code, style);
+    if (problem) throw codeError('subdivisionCode', problem, lat, lon);
+    if (!inRange(lat, lon)) parsePair(lat, lon);
+    const upper = (code as string).toUpperCase();
+    const hit = ds.subdivisionByCode.get(upper);
+    if (hit !== undefined) {
+      if (!ds.meta.subdivisions[hit].covered) {
+        const alias = ds.aliasCountry.get(upper);
+        if (alias !== undefined) return -2 - alias;
+        throw new NotFoundError(`Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`);
+      }
+      return hit;
+    }
+    const alias = ds.aliasCountry.get(upper);
+    if (alias !== undefined) return -2 - alias;
+    throw new NotFoundError(`Unknown subdivision code "${code}": not an ISO 3166-2 code known to this dataset.`);
+  }
+
+  function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
+    const r = region(lat, lon);
+    return r === 0 ? null : countryCodes[regionCountry[r]];
+  }
+
+  function trySubdivisionFromGps(lat: number | string, lon: number | string): string | null {
+    const s = regionSubdivision[region(lat, lon)];
+    return s < 0 ? null : subdivisionCodes[s];
+  }
+
+  return {
+    meta: ds.meta,
+    tryCountryFromGps,
+    trySubdivisionFromGps,
+    countryFromGps(lat, lon) {
+      const code = tryCountryFromGps(lat, lon);
+      if (code === null) throw new NotFoundError(`No country at ${lat},${lon}.`);
+      return code;
+    },
+    subdivisionFromGps(lat, lon) {
+      const code = trySubdivisionFromGps(lat, lon);
+      if (code === null) throw new NotFoundError(`No subdivision at ${lat},${lon}.`);
+      return code;
+    },
+    isInCountry(code, lat, lon) {
+      const c = countryIndex(code, lat, lon);
+      return regionCountry[region(lat, lon)] === c;
+    },
+    isInSubdivision(code, lat, lon) {
+      const target = subdivisionIndex(code, lat, lon);
+      const r = region(lat, lon);
+      if (target < -1) return regionCountry[r] === -2 - target;
+      for (let s = regionSubdivision[r]; s >= 0; s = subdivisionParent[s]) if (s === target) return true;
+      return false;
+    },
+    countries: () => countries,
+    subdivisions: () => subdivisions,
+  };
+}
+
+/** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */
+export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset'): GeoLookup {
+  return createEngine(readDataset(data, name));
+}

@@ -1,0 +1,82 @@
+// Node entry: the four operations on the embedded dataset (dist-data/world.geolookup),
+// loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
+import { DataError } from './errors.js';
+import type { BinaryInput } from './container.js';
+import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './dataset.js';
+
+export * from './errors.js';
+export type { GeoLookup } from './engine.js';
+export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
+export type { BinaryInput } from './container.js';
+
+export interface GeoLookupOptions {
+  /** A dataset file path, or its bytes (Buffer, Uint8Array, ArrayBuffer). */
+  data: string | BinaryInput;
+}
+
+/** dist-data sits beside dist/ (built package) and src/ (sources) alike. */
+export function defaultDataPath(): string {
+  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return join(here, '..', 'dist-data', 'world.geolookup');
+}
+
+function readFile(path: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const hint = path === defaultDataPath() ? ' (run `npm run build-data` to build the embedded dataset)' : '';
+    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${hint}`, { cause: err });
+  }
+}
+
+/** The four operations over another dataset: a file path or the file's bytes. */
+export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput): GeoLookup {
+  const data = typeof options === 'object' && options !== null && 'data' in options ? options.data : (options as string | BinaryInput);
+  if (typeof data === 'string') return createGeoLookupFromBytes(readFile(data), data);
+  return createGeoLookupFromBytes(data, 'dataset');
+}
+
+let embedded: GeoLookup | null = null;
+
+/** Loads the embedded dataset now (otherwise the first lookup does). Returns the lookup. */
+export function preload(): GeoLookup {
+  if (!embedded) embedded = createGeoLookup(defaultDataPath());
+  return embedded;
+}
+
+export function countryFromGps(latitude: number | string, longitude: number | string): string {
+  return (embedded ?? preload()).countryFromGps(latitude, longitude);
+}
+export function subdivisionFromGps(latitude: number | string, longitude: number | string): string {
+  return (embedded ?? preload()).subdivisionFromGps(latitude, longitude);
+}
+export function isInCountry(countryCode: string, latitude: number | string, longitude: number | string): boolean {
+  return (embedded ?? preload()).isInCountry(countryCode, latitude, longitude);
+}
+export function isInSubdivision(subdivisionCode: string, latitude: number | string, longitude: number | string): boolean {
+  return (embedded ?? preload()).isInSubdivision(subdivisionCode, latitude, longitude);
+}
+export function tryCountryFromGps(latitude: number | string, longitude: number | string): string | null {
+  return (embedded ?? preload()).tryCountryFromGps(latitude, longitude);
+}
+export function trySubdivisionFromGps(latitude: number | string, longitude: number | string): string | null {
+  return (embedded ?? preload()).trySubdivisionFromGps(latitude, longitude);
+}
+/** ISO 3166-1 countries (plus documented user-assigned codes) with names; `covered` says whether the data has land for it. */
+export function countries(): readonly CountryInfo[] {
+  return (embedded ?? preload()).countries();
+}
+/** ISO 3166-2 subdivisions with names and parents; `covered` says whether lookups can return or test it. */
+export function subdivisions(): readonly SubdivisionInfo[] {
+  return (embedded ?? preload()).subdivisions();
+}
+/** Sources, versions, licences and build statistics of the embedded dataset. */
+export function datasetInfo(): DatasetMeta {
+  return (embedded ?? preload()).meta;
+}

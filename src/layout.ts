@@ -1,0 +1,42 @@
+// Layout of the lookup dataset payload, shared by build-data (writer) and the
+// runtime (reader). See docs/ARCHITECTURE.md for the picture.
+
+/** Sections in payload order; the section table holds [offset, length] per entry. */
+export const SECTIONS = ['meta', 'grid', 'blocks', 'records', 'coords', 'regions', 'flatbush', 'boxcodes'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+/** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
+export const GRID_COLS = 360;
+export const GRID_ROWS = 180;
+
+/**
+ * A cell entry is a Uint32. The top two bits say what the low 30 bits are:
+ *   0: a region id (0 = no country here)
+ *   1: offset of a child block in `blocks` (fanout² entries, row-major from the south-west)
+ *   2: offset of a geometry record in `records`
+ */
+export const TAG_SHIFT = 30;
+export const TAG_BLOCK = 1;
+export const TAG_RECORD = 2;
+export const VALUE_MASK = 0x3fffffff;
+
+/**
+ * Record: [itemCount, defaultEntry, item...]; item: [entry, ringCount, (start, length)...].
+ * Items are tested in order and the first whose rings hold the point (even-odd
+ * over the item's rings) gives its entry; else the default entry applies. An
+ * entry may itself be a record (country first, then its subdivisions).
+ * Ring vertices are Uint16 pairs in `coords`, quantised over the cell window.
+ */
+export const QUANT_MAX = 65535;
+
+/** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
+
+/** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */
+export const NONE16 = 0xffff;
+
+export interface IndexParams {
+  /** Children per side at depth 1, 2, …; fanouts.length is the maximum depth. */
+  fanouts: number[];
+  /** Clip-window margin as a fraction of the cell side, on every side. */
+  margin: number;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts' },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts' } },
+  target: 'node20',
+  platform: 'neutral',
+  clean: true,
+  sourcemap: true,
+  splitting: false,
+  external: ['node:fs', 'node:path', 'node:url'],
+});
