@@ -108,6 +108,14 @@ const t1 = Date.now();
 const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, src.subdivisions.length, indexOptions);
 console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
 
+// Coverage: subdivisions some cell answers, and their ancestors (isInSubdivision answers for those).
+const subIndex = new Map(src.subdivisions.map((s, i) => [s.code, i]));
+for (const s of index.usedSubdivisions) {
+  for (let i: number | undefined = s; i !== undefined && !src.subdivisions[i].covered; i = subIndex.get(src.subdivisions[i].parent)) {
+    src.subdivisions[i].covered = true;
+  }
+}
+
 mkdirSync(outDir, { recursive: true });
 const atomicWrite = (file: string, data: Uint8Array | string) => {
   writeFileSync(file + '.tmp', data);

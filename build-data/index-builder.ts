@@ -44,6 +44,8 @@ export interface BuiltIndex {
   regions: Uint16Array;
   stats: Record<string, number>;
   gapDistancesKm: number[];
+  /** Subdivisions some cell of the index can answer. */
+  usedSubdivisions: number[];
 }
 
 const KM_PER_DEG = 111.195;
@@ -154,7 +156,12 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       regionList.push(c, s);
     }
   }
-  const region = (c: number, s: number): number => (c < 0 ? 0 : regionIds.get(c * 65536 + (s < 0 ? NONE16 : s))!);
+  const used = new Set<number>();
+  const region = (c: number, s: number): number => {
+    const id = c < 0 ? 0 : regionIds.get(c * 65536 + (s < 0 ? NONE16 : s))!;
+    used.add(id);
+    return id;
+  };
 
   // Nearest-subdivision search over subdivision-layer segments, for coastal gaps.
   const segs: number[] = [];
@@ -371,5 +378,6 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     regions: Uint16Array.from(regionList),
     stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices: coords.length >> 1 },
     gapDistancesKm,
+    usedSubdivisions: [...used].map((r) => regionList[2 * r + 1]).filter((s) => s !== NONE16),
   };
 }

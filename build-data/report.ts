@@ -18,6 +18,7 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   L.push(`- subdivisions answerable (held or ancestor of held): ${held.length} of ${src.subdivisions.length} reference codes`);
   L.push(`- country parts: ${src.countryParts.length}; subdivision parts: ${src.subdivisionParts.length}`);
   L.push(`- source vertices: countries ${src.sourceVertices.country}, subdivisions ${src.sourceVertices.subdivision}`);
+  L.push(`- inland-water holes filled in country polygons: ${src.filledHoles.count} (${src.filledHoles.vertices} vertices)`);
   L.push(`- index: ${Object.entries(index.stats).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   L.push(`- files: dataset ${(sizes.dataset / 1e6).toFixed(1)} MB, geobuf features ${(sizes.features / 1e6).toFixed(1)} MB`);
   const gaps = [...index.gapDistancesKm].sort((a, b) => a - b);

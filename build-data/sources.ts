@@ -17,6 +17,7 @@ export interface BuildConfig {
 }
 
 interface Policy {
+  fillCountryHoles: boolean;
   noCountry: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
@@ -39,6 +40,7 @@ export interface Sources {
   remapApplied: { from: string; to: string | null; reason: string; features: number }[];
   droppedCountries: { code: string; reason: string; parts: number }[];
   sourceVertices: { country: number; subdivision: number };
+  filledHoles: { count: number; vertices: number };
 }
 
 type Position = number[];
@@ -90,10 +92,14 @@ function bboxOf(rings: Ring[]): Box {
   return { x0, y0, x1, y1 };
 }
 
-function toParts(feature: Feature, layer: Part['layer'], country: number, subdivision: number, where: string): Part[] {
+function toParts(feature: Feature, layer: Part['layer'], country: number, subdivision: number, where: string, fillHoles: boolean, holes?: { count: number; vertices: number }): Part[] {
   const parts: Part[] = [];
   for (const poly of polygonsOf(feature.geometry)) {
-    const rings = poly.map((r) => flatRing(r, where)).filter((r) => r.length >= 6);
+    if (fillHoles && holes) {
+      holes.count += poly.length - 1;
+      for (let i = 1; i < poly.length; i++) holes.vertices += poly[i].length;
+    }
+    const rings = (fillHoles ? poly.slice(0, 1) : poly).map((r) => flatRing(r, where)).filter((r) => r.length >= 6);
     if (rings.length === 0) continue;
     const area = partArea(rings);
     if (!(area > 0)) continue;
@@ -162,12 +168,16 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const countryParts: Part[] = [];
   const droppedCountries: Sources['droppedCountries'] = [];
   let countryVertices = 0;
+  const filledHoles = { count: 0, vertices: 0 };
   for (const f of countryFeatures) {
     const raw = String(f.properties?.[config.countries.codeProperty] ?? '');
     const code = raw.toUpperCase();
     const idx = countryIndex.get(code);
     if (idx === undefined) throw new Error(`${config.countries.path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
-    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`);
+    // Holes in the land polygons are inland water (lakes, reservoirs, rivers); enclaves
+    // are separate, smaller parts. Filling holes keeps a lake inside one country in
+    // that country, and enclaves still win by the smaller-area rule.
+    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`, policy.fillCountryHoles, filledHoles);
     for (const p of parts) for (const r of p.rings) countryVertices += r.length >> 1;
     if (policy.noCountry[code] && iso) {
       droppedCountries.push({ code, reason: policy.noCountry[code], parts: parts.length });
@@ -212,20 +222,11 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       const a2 = code ? code.slice(0, 2) : raw.slice(0, 2).match(/^[A-Z]{2}$/) ? raw.slice(0, 2) : String(props.iso_a2 ?? '');
       const c = alpha2Index.get(a2);
       if (c === undefined) continue; // no country to attach it to (e.g. Antarctica placeholders)
-      const parts = toParts(f, 'subdivision', c, s, `${config.subdivisions.path} ${raw}`);
+      const parts = toParts(f, 'subdivision', c, s, `${config.subdivisions.path} ${raw}`, false);
       for (const p of parts) for (const r of p.rings) subdivisionVertices += r.length >> 1;
       subdivisionParts.push(...parts);
     }
     rank(subdivisionParts, (p) => (p.subdivision >= 0 ? subdivisions[p.subdivision].code : countries[p.country].code));
-  }
-
-  // Coverage: a held subdivision, its ancestors, and only where its country has land.
-  const parentOf = (code: string) => subdivisions[subdivisionIndex.get(code)!]?.parent;
-  for (const p of subdivisionParts) {
-    if (p.subdivision < 0 || !countries[p.country].covered) continue;
-    for (let code: string | undefined = subdivisions[p.subdivision].code; code && subdivisionIndex.has(code); code = parentOf(code)) {
-      subdivisions[subdivisionIndex.get(code)!].covered = true;
-    }
   }
 
   const aliases: Record<string, string> = {};
@@ -246,5 +247,6 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     remapApplied: [...remapApplied.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
     droppedCountries,
     sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
+    filledHoles,
   };
 }

@@ -71,17 +71,16 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
     if (!inRange(lat, lon)) parsePair(lat, lon);
     const upper = (code as string).toUpperCase();
+    // A territory's code in its sovereign's list (US-PR) stands for the territory's own country.
+    const alias = ds.aliasCountry.get(upper);
+    if (alias !== undefined) return -2 - alias;
     const hit = ds.subdivisionByCode.get(upper);
     if (hit !== undefined) {
       if (!ds.meta.subdivisions[hit].covered) {
-        const alias = ds.aliasCountry.get(upper);
-        if (alias !== undefined) return -2 - alias;
         throw new NotFoundError(`Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`);
       }
       return hit;
     }
-    const alias = ds.aliasCountry.get(upper);
-    if (alias !== undefined) return -2 - alias;
     throw new NotFoundError(`Unknown subdivision code "${code}": not an ISO 3166-2 code known to this dataset.`);
   }
 

@@ -1,0 +1,95 @@
+// npm run bench: lookups per second for the four operations on seeded points,
+// load time and memory in a fresh process, heap growth, dist-data size.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as geo from '../src/index.js';
+import { cityPoints, spherePoints, type Points } from './points.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const N_RANDOM = Number(process.env.BENCH_RANDOM ?? 1_000_000);
+const N_CITY = Number(process.env.BENCH_CITY ?? 200_000);
+
+function fresh(): { firstAnswerMs: number; rssMB: number } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'load.ts')], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+const loads = [fresh(), fresh(), fresh()].sort((a, b) => a.firstAnswerMs - b.firstAnswerMs);
+const load = loads[1];
+
+geo.preload();
+const sets: [string, Points][] = [
+  [`random sphere (${N_RANDOM / 1e6}M)`, spherePoints(N_RANDOM)],
+  [`near cities (${N_CITY / 1e3}k)`, cityPoints(N_CITY)],
+];
+
+// Codes to test membership against: the answer at each point where there is one, else a fixed code,
+// so isIn* does the same work as a real caller checking its own region.
+type Op = [string, (p: Points, i: number, codes: string[], subs: string[]) => unknown];
+const ops: Op[] = [
+  ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
+  ['subdivisionFromGps (try form)', (p, i) => geo.trySubdivisionFromGps(p.lat[i], p.lon[i])],
+  ['isInCountry', (p, i, codes) => geo.isInCountry(codes[i], p.lat[i], p.lon[i])],
+  ['isInSubdivision', (p, i, _c, subs) => geo.isInSubdivision(subs[i], p.lat[i], p.lon[i])],
+  ['countryFromGps (throwing)', (p, i) => {
+    try {
+      return geo.countryFromGps(p.lat[i], p.lon[i]);
+    } catch {
+      return null;
+    }
+  }],
+];
+
+function measure(p: Points, fn: Op[1], codes: string[], subs: string[]): { opsPerSec: number; medianNs: number; p99Ns: number } {
+  const n = p.lat.length;
+  const batch = 10_000;
+  const times: number[] = [];
+  let sink = 0;
+  for (let i = 0; i < Math.min(n, 50_000); i++) if (fn(p, i, codes, subs)) sink++; // warm-up
+  const t0 = performance.now();
+  for (let s = 0; s < n; s += batch) {
+    const b0 = performance.now();
+    const e = Math.min(n, s + batch);
+    for (let i = s; i < e; i++) if (fn(p, i, codes, subs)) sink++;
+    times.push(((performance.now() - b0) * 1e6) / (e - s));
+  }
+  const total = performance.now() - t0;
+  times.sort((a, b) => a - b);
+  if (sink < 0) console.log(sink);
+  return { opsPerSec: n / (total / 1000), medianNs: times[times.length >> 1], p99Ns: times[Math.floor(times.length * 0.99)] };
+}
+
+console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`load (fresh process, median of 3): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`);
+const distData = join(here, '..', 'dist-data');
+for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f))) console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
+console.log('');
+console.log('| operation | points | lookups/s | ns/op median | ns/op p99 |');
+console.log('|---|---|---|---|---|');
+for (const [name, p] of sets) {
+  const codes: string[] = [];
+  const subs: string[] = [];
+  for (let i = 0; i < p.lat.length; i++) {
+    codes.push(geo.tryCountryFromGps(p.lat[i], p.lon[i]) ?? 'FRA');
+    subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
+  }
+  for (const [opName, fn] of ops) {
+    const r = measure(p, fn, codes, subs);
+    console.log(`| ${opName} | ${name} | ${(r.opsPerSec / 1e6).toFixed(2)} M | ${r.medianNs.toFixed(0)} | ${r.p99Ns.toFixed(0)} |`);
+  }
+}
+
+// Heap growth over 10M lookups: flat means no allocation per lookup.
+const p = sets[0][1];
+globalThis.gc?.();
+const h0 = process.memoryUsage().heapUsed;
+let sink = 0;
+for (let k = 0; k < 10_000_000; k++) {
+  const i = k % p.lat.length;
+  if (geo.tryCountryFromGps(p.lat[i], p.lon[i]) !== null) sink++;
+}
+globalThis.gc?.();
+const h1 = process.memoryUsage().heapUsed;
+console.log(`\nheap growth over 10M lookups: ${((h1 - h0) / 1e6).toFixed(2)} MB (${sink} found)`);
