@@ -177,7 +177,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     // Holes in the land polygons are inland water (lakes, reservoirs, rivers); enclaves
     // are separate, smaller parts. Filling holes keeps a lake inside one country in
     // that country, and enclaves still win by the smaller-area rule.
-    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`, policy.fillCountryHoles, filledHoles);
+    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`, iso && policy.fillCountryHoles, filledHoles);
     for (const p of parts) for (const r of p.rings) countryVertices += r.length >> 1;
     if (policy.noCountry[code] && iso) {
       droppedCountries.push({ code, reason: policy.noCountry[code], parts: parts.length });
@@ -187,7 +187,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     countryParts.push(...parts);
   }
   rank(countryParts, (p) => countries[p.country].code);
-  applyDisputes(countryParts, policy, countryIndex);
+  if (iso) applyDisputes(countryParts, policy, countryIndex);
 
   // Subdivisions, with NE codes brought to the current reference.
   const subdivisionParts: Part[] = [];
