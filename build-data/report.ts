@@ -25,6 +25,8 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   L.push('', '## Coastal gaps', '');
   L.push(`Cells where the country layer holds land but none of that country's subdivision polygons cover the cell centre get the nearest subdivision of the same country within ${gapKm} km.`);
   L.push(`Distances found (km): n ${gaps.length}, median ${quantile(gaps, 0.5).toFixed(2)}, p90 ${quantile(gaps, 0.9).toFixed(2)}, p99 ${quantile(gaps, 0.99).toFixed(2)}, max ${(gaps[gaps.length - 1] ?? 0).toFixed(2)}; cells beyond the limit: ${index.stats.fallbackMisses}.`);
+  L.push('', '## Identical parts in two countries (the smaller country keeps them)', '', '| kept by | dropped from | parts |', '|---|---|---|');
+  for (const d of src.duplicates) L.push(`| ${d.kept} | ${d.dropped} | ${d.parts} |`);
   L.push('', '## Countries without land in the data (policy)', '');
   for (const d of src.droppedCountries) L.push(`- ${d.code}: ${d.reason} (${d.parts} parts dropped)`);
   const noCoverage = src.countries.filter((c) => c.covered && c.alpha2 && src.subdivisions.some((s) => s.country === c.alpha2) && !held.some((s) => s.country === c.alpha2));

@@ -41,6 +41,7 @@ export interface Sources {
   droppedCountries: { code: string; reason: string; parts: number }[];
   sourceVertices: { country: number; subdivision: number };
   filledHoles: { count: number; vertices: number };
+  duplicates: { kept: string; dropped: string; parts: number }[];
 }
 
 type Position = number[];
@@ -116,6 +117,38 @@ function rank(parts: Part[], key: (p: Part) => string): void {
 }
 
 /**
+ * The OSM source repeats a territory's polygons inside its sovereign's feature
+ * (French Polynesia inside FRA, Åland inside FIN, Taiwan inside CHN, Crimea in
+ * both RUS and UKR). Of identical parts, the country with the least land keeps
+ * it: the territory with its own ISO 3166-1 code over the sovereign.
+ */
+function dropDuplicateParts(parts: Part[], countries: CountryInfo[]): { kept: string; dropped: string; parts: number }[] {
+  const total = new Map<number, number>();
+  for (const p of parts) total.set(p.country, (total.get(p.country) ?? 0) + p.area);
+  const key = (p: Part) => [p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1, p.area].map((v) => v.toPrecision(12)).join(',');
+  const groups = new Map<string, Part[]>();
+  for (const p of parts) groups.set(key(p), [...(groups.get(key(p)) ?? []), p]);
+  const drop = new Set<Part>();
+  const log = new Map<string, { kept: string; dropped: string; parts: number }>();
+  for (const g of groups.values()) {
+    if (new Set(g.map((p) => p.country)).size < 2) continue;
+    const keeper = g.reduce((a, b) => (total.get(b.country)! < total.get(a.country)! ? b : a));
+    for (const p of g) {
+      if (p.country === keeper.country) continue;
+      drop.add(p);
+      const k = `${countries[keeper.country].code}<${countries[p.country].code}`;
+      const e = log.get(k) ?? { kept: countries[keeper.country].code, dropped: countries[p.country].code, parts: 0 };
+      e.parts++;
+      log.set(k, e);
+    }
+  }
+  const keep = parts.filter((p) => !drop.has(p));
+  parts.length = 0;
+  parts.push(...keep);
+  return [...log.values()].sort((a, b) => (a.kept + a.dropped < b.kept + b.dropped ? -1 : 1));
+}
+
+/**
  * Where two countries' polygons overlap in a disputed area, the policy names the
  * winner: the loser's part holding the policy point is ranked just after the
  * winner's part holding it, so the winner answers throughout the overlap.
@@ -186,6 +219,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     countries[idx].covered = true;
     countryParts.push(...parts);
   }
+  const duplicates = dropDuplicateParts(countryParts, countries);
   rank(countryParts, (p) => countries[p.country].code);
   if (iso) applyDisputes(countryParts, policy, countryIndex);
 
@@ -248,5 +282,6 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     droppedCountries,
     sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
     filledHoles,
+    duplicates,
   };
 }
