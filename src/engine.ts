@@ -36,12 +36,27 @@ function codeError(field: string, problem: string, lat: unknown, lon: unknown): 
   return coordinateError(lat, lon, extra);
 }
 
+/**
+ * "Nothing here" is an expected outcome (a third of random points are at sea),
+ * so its error skips the stack trace: capturing one costs most of an exception.
+ */
+function notFound(detail: string): NotFoundError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new NotFoundError(detail);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export function createEngine(ds: Dataset): GeoLookup {
   const { regionCountry, regionSubdivision, countryCodes, subdivisionCodes, subdivisionParent } = ds;
   const style = ds.meta.codes;
   const a2to3 = (a2: string) => ds.alpha2ToAlpha3.get(a2);
   const countries = Object.freeze(ds.meta.countries.map((c) => Object.freeze({ ...c })));
   const subdivisions = Object.freeze(ds.meta.subdivisions.map((s) => Object.freeze({ ...s })));
+  const covered = Uint8Array.from(ds.meta.subdivisions, (s) => (s.covered ? 1 : 0));
 
   function region(lat: unknown, lon: unknown): number {
     if (inRange(lat, lon)) return locate(ds, lat as number, lon as number);
@@ -67,6 +82,13 @@ export function createEngine(ds: Dataset): GeoLookup {
 
   /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
+    // Fast path: an upper-case code already in the tables needs no parsing.
+    if (typeof code === 'string' && inRange(lat, lon)) {
+      const alias = ds.aliasCountry.get(code);
+      if (alias !== undefined) return -2 - alias;
+      const hit = ds.subdivisionByCode.get(code);
+      if (hit !== undefined && covered[hit]) return hit;
+    }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
     if (!inRange(lat, lon)) parsePair(lat, lon);
@@ -76,7 +98,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (alias !== undefined) return -2 - alias;
     const hit = ds.subdivisionByCode.get(upper);
     if (hit !== undefined) {
-      if (!ds.meta.subdivisions[hit].covered) {
+      if (!covered[hit]) {
         throw new NotFoundError(`Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`);
       }
       return hit;
@@ -100,12 +122,12 @@ export function createEngine(ds: Dataset): GeoLookup {
     trySubdivisionFromGps,
     countryFromGps(lat, lon) {
       const code = tryCountryFromGps(lat, lon);
-      if (code === null) throw new NotFoundError(`No country at ${lat},${lon}.`);
+      if (code === null) throw notFound(`No country at ${lat},${lon}.`);
       return code;
     },
     subdivisionFromGps(lat, lon) {
       const code = trySubdivisionFromGps(lat, lon);
-      if (code === null) throw new NotFoundError(`No subdivision at ${lat},${lon}.`);
+      if (code === null) throw notFound(`No subdivision at ${lat},${lon}.`);
       return code;
     },
     isInCountry(code, lat, lon) {
