@@ -370,6 +370,8 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     cellSub[i] = [];
   }
 
+  // Pad so a block pointer near the end still has a whole block after it (the reader checks that).
+  blocks.reserve(Math.max(...opts.fanouts.map((f) => f * f)));
   return {
     grid,
     blocks: blocks.result(),

@@ -163,34 +163,24 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   };
 }
 
-/** Walks every entry once so that lookups never index out of bounds. */
+/**
+ * Linear passes over the arrays (no tree walk) so that no lookup can read out
+ * of bounds or loop: records are parsed back to back, every pointer must land
+ * on a record start or inside `blocks`, and block and record pointers found in
+ * blocks or records only point forward (the builder writes parents first).
+ */
 function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, coords: Uint16Array, regionCount: number, fanouts: number[], name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
-  const checkEntry = (e: number, depth: number): void => {
-    const tag = e >>> TAG_SHIFT;
-    const v = e & VALUE_MASK;
-    if (tag === 0) {
-      if (v >= regionCount) bad(`region ${v} out of range`);
-    } else if (tag === 1) {
-      const f = fanouts[depth];
-      if (f === undefined || v + f * f > blocks.length) bad(`child block at ${v} out of range`);
-    } else if (tag === 2) {
-      checkRecord(v);
-    } else bad(`unknown entry tag ${tag}`);
-  };
-  const checkRecord = (r: number): void => {
-    if (r + 2 > records.length) bad(`record at ${r} out of range`);
+  const maxBlock = Math.max(...fanouts.map((f) => f * f));
+  const starts = new Uint8Array(records.length + 1);
+  for (let r = 0; r < records.length; ) {
+    starts[r] = 1;
     const n = records[r];
-    checkEntry(records[r + 1], 0);
     let p = r + 2;
     for (let i = 0; i < n; i++) {
       if (p + 2 > records.length) bad(`record at ${r} overruns`);
-      const entry = records[p];
-      if (entry >>> TAG_SHIFT === 1) bad(`record item points at a block`);
-      if (entry >>> TAG_SHIFT === 2 && (entry & VALUE_MASK) <= r) bad(`record ${r} points backwards`);
-      checkEntry(entry, 0);
       const rings = records[p + 1];
       p += 2;
       if (p + 2 * rings > records.length) bad(`record at ${r} overruns`);
@@ -198,15 +188,31 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
         if (records[p + 1] < 3 || (records[p] + records[p + 1]) * 2 > coords.length) bad(`ring in record ${r} out of range`);
       }
     }
+    if (p <= r + 1 || p > records.length) bad(`record at ${r} overruns`);
+    r = p;
+  }
+  const check = (e: number, from: number, inRecord: boolean): void => {
+    const tag = e >>> TAG_SHIFT;
+    const v = e & VALUE_MASK;
+    if (tag === 0) {
+      if (v >= regionCount) bad(`region ${v} out of range`);
+    } else if (tag === 1) {
+      if (inRecord) bad('record item points at a block');
+      if (v + maxBlock > blocks.length || v <= from) bad(`child block at ${v} out of range`);
+    } else if (tag === 2) {
+      if (v >= records.length || !starts[v] || (inRecord && v <= from)) bad(`record pointer ${v} invalid`);
+    } else bad(`unknown entry tag ${tag}`);
   };
-  // Blocks are visited from their parents so the fanout of each depth is known.
-  const walk = (e: number, depth: number): void => {
-    if (e >>> TAG_SHIFT === 1) {
-      checkEntry(e, depth);
-      const v = e & VALUE_MASK;
-      const f = fanouts[depth];
-      for (let i = 0; i < f * f; i++) walk(blocks[v + i], depth + 1);
-    } else checkEntry(e, depth);
-  };
-  for (let i = 0; i < grid.length; i++) walk(grid[i], 0);
+  for (let i = 0; i < grid.length; i++) check(grid[i], -1, false);
+  for (let i = 0; i < blocks.length; i++) check(blocks[i], i, false);
+  for (let r = 0; r < records.length; ) {
+    const n = records[r];
+    check(records[r + 1], r, true);
+    let p = r + 2;
+    for (let i = 0; i < n; i++) {
+      check(records[p], r, true);
+      p += 2 + 2 * records[p + 1];
+    }
+    r = p;
+  }
 }

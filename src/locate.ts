@@ -22,8 +22,10 @@ export function locate(ds: Dataset, lat: number, lon: number): number {
 
   const blocks = ds.blocks;
   const fanouts = ds.fanouts;
+  const maxDepth = fanouts.length;
   let depth = 0;
   while (tag === 1) {
+    if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
     const f = fanouts[depth++];
     const sx = fx * f;
     const sy = fy * f;
