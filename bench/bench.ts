@@ -1,23 +1,25 @@
 // npm run bench: lookups per second for the four operations on seeded points,
 // load time and memory in a fresh process, heap growth, dist-data size.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as geo from '../src/index.js';
 import { cityPoints, spherePoints, type Points } from './points.js';
+import { peers } from './peers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const N_RANDOM = Number(process.env.BENCH_RANDOM ?? 1_000_000);
 const N_CITY = Number(process.env.BENCH_CITY ?? 200_000);
 
+if (!existsSync(join(here, '..', 'dist', 'index.js'))) execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..'), stdio: 'inherit' });
 function fresh(): { firstAnswerMs: number; rssMB: number } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'load.ts')], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [join(here, 'load.mjs')], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-const loads = [fresh(), fresh(), fresh()].sort((a, b) => a.firstAnswerMs - b.firstAnswerMs);
-const load = loads[1];
+const loads = [fresh(), fresh(), fresh(), fresh(), fresh()].sort((a, b) => a.firstAnswerMs - b.firstAnswerMs);
+const load = loads[2];
 
 geo.preload();
 const sets: [string, Points][] = [
@@ -62,12 +64,44 @@ function measure(p: Points, fn: Op[1], codes: string[], subs: string[]): { opsPe
 }
 
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`load (fresh process, median of 3): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`);
+console.log(`load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`);
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f))) console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
+/** Ops per second for a peer on a point set, cut short after capSeconds. */
+function measurePeer(p: Points, fn: (lat: number, lon: number) => unknown, capSeconds: number): { opsPerSec: number; done: number } {
+  let sink = 0;
+  for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (fn(p.lat[i], p.lon[i])) sink++;
+  const t0 = performance.now();
+  const cap = t0 + capSeconds * 1000;
+  let i = 0;
+  for (; i < p.lat.length; i++) {
+    if (fn(p.lat[i], p.lon[i])) sink++;
+    if ((i & 63) === 0 && performance.now() > cap) break;
+  }
+  const n = Math.min(i + 1, p.lat.length);
+  if (sink < 0) console.log(sink);
+  return { opsPerSec: n / ((performance.now() - t0) / 1000), done: n };
+}
+
+const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
+const fastestPeer = new Map<string, number>();
 console.log('');
-console.log('| operation | points | lookups/s | ns/op median | ns/op p99 |');
-console.log('|---|---|---|---|---|');
+console.log('### Peers: country from coordinates, same points');
+console.log('');
+console.log('| library | points | lookups/s | points done |');
+console.log('|---|---|---|---|');
+for (const [name, p] of sets) {
+  for (const peer of peers) {
+    const r = measurePeer(p, peer.country, peer.capSeconds);
+    fastestPeer.set(name, Math.max(fastestPeer.get(name) ?? 0, r.opsPerSec));
+    console.log(`| ${peer.name} | ${name} | ${fmt(r.opsPerSec)} | ${r.done}${r.done < p.lat.length ? ` (capped at ${peer.capSeconds} s)` : ''} |`);
+  }
+}
+console.log('');
+console.log('### geolookup');
+console.log('');
+console.log('| operation | points | lookups/s | × fastest peer | × own countryFromGps | ns/op median | ns/op p99 |');
+console.log('|---|---|---|---|---|---|---|');
 for (const [name, p] of sets) {
   const codes: string[] = [];
   const subs: string[] = [];
@@ -75,9 +109,11 @@ for (const [name, p] of sets) {
     codes.push(geo.tryCountryFromGps(p.lat[i], p.lon[i]) ?? 'FRA');
     subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
   }
+  let own = 0;
   for (const [opName, fn] of ops) {
     const r = measure(p, fn, codes, subs);
-    console.log(`| ${opName} | ${name} | ${(r.opsPerSec / 1e6).toFixed(2)} M | ${r.medianNs.toFixed(0)} | ${r.p99Ns.toFixed(0)} |`);
+    if (!own) own = r.opsPerSec;
+    console.log(`| ${opName} | ${name} | ${fmt(r.opsPerSec)} | ${(r.opsPerSec / fastestPeer.get(name)!).toFixed(1)}× | ${(own / r.opsPerSec).toFixed(2)} slower | ${r.medianNs.toFixed(0)} | ${r.p99Ns.toFixed(0)} |`);
   }
 }
 
