@@ -240,11 +240,12 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return out.length >= 6 ? out : null;
   }
 
-  /** Writes a record at `at`; `items` are [entry, quantised rings]. */
-  function writeRecord(defaultEntry: number, items: [number, number[][]][], at: number): void {
+  /** Writes a record at `at`; `items` are [entry, quantised rings]; `country` is set for a country's subdivision record. */
+  function writeRecord(defaultEntry: number, items: [number, number[][]][], at: number, country: number): void {
     records.data[at] = items.length;
     records.data[at + 1] = defaultEntry;
-    let p = at + 2;
+    records.data[at + 2] = country + 1;
+    let p = at + 3;
     for (const [entry, rings] of items) {
       records.data[p] = entry;
       records.data[p + 1] = rings.length;
@@ -260,7 +261,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   }
 
   function recordSize(items: [number, number[][]][]): number {
-    let n = 2;
+    let n = 3;
     for (const [, rings] of items) n += 2 + 2 * rings.length;
     return n;
   }
@@ -345,13 +346,13 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
     for (const [def, items, c] of pending) {
       const at = records.reserve(recordSize(items));
-      writeRecord(def, items, at);
+      writeRecord(def, items, at, c);
       stats.records++;
       countryEntry.set(c, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
     }
     const defaultEntry = defaultCountry < 0 ? 0 : countryEntry.get(defaultCountry)!;
     if (stage1At < 0) return defaultEntry;
-    writeRecord(defaultEntry, cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]), stage1At);
+    writeRecord(defaultEntry, cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]), stage1At, -1);
     stats.records++;
     return ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0;
   }

@@ -3,7 +3,7 @@
 
 import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import { DataError } from './errors.js';
-import { GRID_COLS, GRID_ROWS, NONE16, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { GRID_COLS, GRID_ROWS, NONE16, RECORD_HEADER, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -137,7 +137,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, blocks, records, coords, regionCount, meta.params.fanouts, name);
+  checkEntries(grid, blocks, records, coords, regionCount, countryCodes.length, meta.params.fanouts, name);
 
   const margin = meta.params.margin;
   return {
@@ -169,7 +169,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
  * on a record start or inside `blocks`, and block and record pointers found in
  * blocks or records only point forward (the builder writes parents first).
  */
-function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, coords: Uint16Array, regionCount: number, fanouts: number[], name: string): void {
+function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, coords: Uint16Array, regionCount: number, countryCount: number, fanouts: number[], name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
@@ -178,7 +178,9 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
   for (let r = 0; r < records.length; ) {
     starts[r] = 1;
     const n = records[r];
-    let p = r + 2;
+    let p = r + RECORD_HEADER;
+    if (p > records.length) bad(`record at ${r} overruns`);
+    if (records[r + 2] > countryCount) bad(`record at ${r} names country ${records[r + 2] - 1}`);
     for (let i = 0; i < n; i++) {
       if (p + 2 > records.length) bad(`record at ${r} overruns`);
       const rings = records[p + 1];
@@ -208,7 +210,7 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
   for (let r = 0; r < records.length; ) {
     const n = records[r];
     check(records[r + 1], r, true);
-    let p = r + 2;
+    let p = r + RECORD_HEADER;
     for (let i = 0; i < n; i++) {
       check(records[p], r, true);
       p += 2 + 2 * records[p + 1];

@@ -2,7 +2,7 @@
 
 import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
 import { NotFoundError, ValidationError, type FieldErrors } from './errors.js';
-import { locate } from './locate.js';
+import { locate, locateCountry } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 
@@ -64,6 +64,12 @@ export function createEngine(ds: Dataset): GeoLookup {
     return locate(ds, a, b);
   }
 
+  function countryAt(lat: unknown, lon: unknown): number {
+    if (inRange(lat, lon)) return locateCountry(ds, lat as number, lon as number);
+    const [a, b] = parsePair(lat, lon);
+    return locateCountry(ds, a, b);
+  }
+
   function countryIndex(code: unknown, lat: unknown, lon: unknown): number {
     if (typeof code === 'string') {
       const hit = ds.countryByCode.get(code);
@@ -107,8 +113,8 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
-    const r = region(lat, lon);
-    return r === 0 ? null : countryCodes[regionCountry[r]];
+    const c = countryAt(lat, lon);
+    return c < 0 ? null : countryCodes[c];
   }
 
   function trySubdivisionFromGps(lat: number | string, lon: number | string): string | null {
@@ -132,7 +138,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     },
     isInCountry(code, lat, lon) {
       const c = countryIndex(code, lat, lon);
-      return regionCountry[region(lat, lon)] === c;
+      return countryAt(lat, lon) === c;
     },
     isInSubdivision(code, lat, lon) {
       const target = subdivisionIndex(code, lat, lon);

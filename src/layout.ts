@@ -21,13 +21,16 @@ export const TAG_RECORD = 2;
 export const VALUE_MASK = 0x3fffffff;
 
 /**
- * Record: [itemCount, defaultEntry, item...]; item: [entry, ringCount, (start, length)...].
+ * Record: [itemCount, defaultEntry, country + 1, item...]; item: [entry, ringCount, (start, length)...].
+ * `country + 1` is set (non-zero) on a record that lists one country's subdivisions,
+ * so a country-only lookup can stop there without testing them.
  * Items are tested in order and the first whose rings hold the point (even-odd
  * over the item's rings) gives its entry; else the default entry applies. An
  * entry may itself be a record (country first, then its subdivisions).
  * Ring vertices are Uint16 pairs in `coords`, quantised over the cell window.
  */
 export const QUANT_MAX = 65535;
+export const RECORD_HEADER = 3;
 
 /** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
 

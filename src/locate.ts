@@ -1,57 +1,94 @@
-// The hot path: coordinates → region id. Reads typed arrays only; allocates nothing.
+// The hot path: coordinates → region id (or country index). Reads typed arrays
+// only and allocates nothing; the cell position found by the descent is kept
+// in module scratch variables rather than returned in an object.
 
 import type { Dataset } from './dataset.js';
 
+let fx = 0;
+let fy = 0;
+
 /**
- * Region id at (lat, lon), 0 when no country holds the point. Inputs must be
- * validated finite numbers within range. Longitude 180 is folded onto -180 and
- * latitude 90 lands in the top row, so both edges of the map answer.
+ * Descends the grid and child blocks to the leaf entry holding (lat, lon) and
+ * leaves the point's position inside that leaf cell in (fx, fy). Inputs must be
+ * validated finite numbers in range. Longitude 180 folds onto -180 and latitude
+ * 90 lands in the top row, so both edges of the map answer.
  */
-export function locate(ds: Dataset, lat: number, lon: number): number {
+function descend(ds: Dataset, lat: number, lon: number): number {
   let x = lon + 180;
   if (x >= 360) x -= 360;
   const y = lat + 90;
   const col = x | 0;
   let row = y | 0;
   if (row === 180) row = 179;
-  let fx = x - col;
-  let fy = y - row;
   let e = ds.grid[row * 360 + col];
-  let tag = e >>> 30;
-  if (tag === 0) return e;
-
+  if (e >>> 30 !== 1) {
+    fx = x - col;
+    fy = y - row;
+    return e;
+  }
+  let px = x - col;
+  let py = y - row;
   const blocks = ds.blocks;
   const fanouts = ds.fanouts;
   const maxDepth = fanouts.length;
   let depth = 0;
-  while (tag === 1) {
+  do {
     if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
     const f = fanouts[depth++];
-    const sx = fx * f;
-    const sy = fy * f;
+    const sx = px * f;
+    const sy = py * f;
     let cx = sx | 0;
     let cy = sy | 0;
     if (cx === f) cx--;
     if (cy === f) cy--;
-    fx = sx - cx;
-    fy = sy - cy;
+    px = sx - cx;
+    py = sy - cy;
     e = blocks[(e & 0x3fffffff) + cy * f + cx];
-    tag = e >>> 30;
-  }
-  if (tag === 0) return e;
+  } while (e >>> 30 === 1);
+  fx = px;
+  fy = py;
+  return e;
+}
 
+/** Region id at (lat, lon), 0 when no country holds the point. */
+export function locate(ds: Dataset, lat: number, lon: number): number {
+  let e = descend(ds, lat, lon);
+  if (e >>> 30 === 0) return e;
   const px = (fx + ds.margin) * ds.qscale;
   const py = (fy + ds.margin) * ds.qscale;
-  do {
-    e = evalRecord(ds.records, ds.coords, e & 0x3fffffff, px, py);
-  } while (e >>> 30 === 2);
+  do e = evalRecord(ds.records, ds.coords, e & 0x3fffffff, px, py);
+  while (e >>> 30 === 2);
   return e;
+}
+
+/**
+ * Country index at (lat, lon), -1 when none. Stops at a record that lists one
+ * country's subdivisions (its header names the country), so country lookups
+ * never test subdivision borders.
+ */
+export function locateCountry(ds: Dataset, lat: number, lon: number): number {
+  let e = descend(ds, lat, lon);
+  if (e >>> 30 === 0) return ds.regionCountry[e];
+  const records = ds.records;
+  let px = -1;
+  let py = -1;
+  do {
+    const r = e & 0x3fffffff;
+    const country = records[r + 2];
+    if (country !== 0) return country - 1;
+    if (px < 0) {
+      px = (fx + ds.margin) * ds.qscale;
+      py = (fy + ds.margin) * ds.qscale;
+    }
+    e = evalRecord(records, ds.coords, r, px, py);
+  } while (e >>> 30 === 2);
+  return ds.regionCountry[e];
 }
 
 /** First item whose rings hold (px, py) under the even-odd rule, else the record's default. */
 function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, px: number, py: number): number {
   const n = rec[r];
-  let p = r + 2;
+  let p = r + 3;
   for (let i = 0; i < n; i++) {
     const entry = rec[p];
     const rings = rec[p + 1];
