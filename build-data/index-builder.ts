@@ -44,6 +44,8 @@ export interface BuiltIndex {
   regions: Uint16Array;
   stats: Record<string, number>;
   gapDistancesKm: number[];
+  /** Country overlaps the ranking resolved: area hidden under the winner, km² (whole-cell resolution). */
+  overlaps: { winner: number; loser: number; km2: number }[];
   /** Subdivisions some cell of the index can answer. */
   usedSubdivisions: number[];
 }
@@ -214,11 +216,28 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return subdivisionParts[bestPart].subdivision;
   }
 
-  /** Stage-1 resolution: partial country pieces until the first full one. */
-  function layer(pieces: Piece[]): { items: Piece[]; full: Piece | null } {
+  // Overlaps resolved, measured where a winning part covers a whole cell: every
+  // lower-ranked piece of another country in that cell is hidden by it.
+  const overlaps = new Map<string, { winner: number; loser: number; km2: number }>();
+  function recordHidden(winner: Piece, hidden: Piece, cell: Box, key: (p: Piece) => number): void {
+    if (key(hidden) === key(winner)) return;
+    const deg2 = hidden.full ? (cell.x1 - cell.x0) * (cell.y1 - cell.y0) : partArea(hidden.rings);
+    const km2 = deg2 * KM_PER_DEG * KM_PER_DEG * Math.cos((((cell.y0 + cell.y1) / 2) * Math.PI) / 180);
+    const k = `${key(winner)}>${key(hidden)}`;
+    const e = overlaps.get(k) ?? { winner: key(winner), loser: key(hidden), km2: 0 };
+    e.km2 += km2;
+    overlaps.set(k, e);
+  }
+
+  /** Pieces in rank order up to the first that covers the whole window. */
+  function layer(pieces: Piece[], cell?: Box): { items: Piece[]; full: Piece | null } {
     const items: Piece[] = [];
-    for (const p of pieces) {
-      if (p.full) return { items, full: p };
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      if (p.full) {
+        if (cell) for (let j = i + 1; j < pieces.length; j++) recordHidden(p, pieces[j], cell, (q) => q.part.country);
+        return { items, full: p };
+      }
       items.push(p);
     }
     return { items, full: null };
@@ -277,7 +296,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
   function resolve(cell: Box, cPieces: Piece[], sPieces: Piece[], depth: number): number {
     const win = expand(cell, opts.margin);
-    const stage1 = layer(cPieces);
+    const stage1 = layer(cPieces, cell);
     const countries = new Set<number>();
     for (const p of stage1.items) countries.add(p.part.country);
     if (stage1.full) countries.add(stage1.full.part.country);
@@ -381,6 +400,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     regions: Uint16Array.from(regionList),
     stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices: coords.length >> 1 },
     gapDistancesKm,
+    overlaps: [...overlaps.values()].sort((a, b) => b.km2 - a.km2),
     usedSubdivisions: [...used].map((r) => regionList[2 * r + 1]).filter((s) => s !== NONE16),
   };
 }
