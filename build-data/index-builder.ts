@@ -10,6 +10,8 @@ import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TAG_BLOCK, TAG_RECORD, TAG_SHI
 
 export interface Part {
   layer: 'country' | 'subdivision';
+  /** A territorial-sea part: ranked after all land, answers only where no land is. */
+  sea?: boolean;
   country: number;
   /** Subdivision index; -1 for a subdivision-layer area with no valid code. */
   subdivision: number;
@@ -220,7 +222,8 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   // lower-ranked piece of another country in that cell is hidden by it.
   const overlaps = new Map<string, { winner: number; loser: number; km2: number }>();
   function recordHidden(winner: Piece, hidden: Piece, cell: Box, key: (p: Piece) => number): void {
-    if (key(hidden) === key(winner)) return;
+    // Sea under land is the layering itself, not an overlap between countries.
+    if (key(hidden) === key(winner) || hidden.part.sea !== winner.part.sea) return;
     const deg2 = hidden.full ? (cell.x1 - cell.x0) * (cell.y1 - cell.y0) : partArea(hidden.rings);
     const km2 = deg2 * KM_PER_DEG * KM_PER_DEG * Math.cos((((cell.y0 + cell.y1) / 2) * Math.PI) / 180);
     const k = `${key(winner)}>${key(hidden)}`;

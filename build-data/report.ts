@@ -26,7 +26,7 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   L.push(`Cells where the country layer holds land but none of that country's subdivision polygons cover the cell centre get the nearest subdivision of the same country within ${gapKm} km.`);
   L.push(`Distances found (km): n ${gaps.length}, median ${quantile(gaps, 0.5).toFixed(2)}, p90 ${quantile(gaps, 0.9).toFixed(2)}, p99 ${quantile(gaps, 0.99).toFixed(2)}, max ${(gaps[gaps.length - 1] ?? 0).toFixed(2)}; cells beyond the limit: ${index.stats.fallbackMisses}.`);
   L.push('', '## Overlapping country polygons and how they were resolved', '');
-  L.push('Where polygons of two countries overlap, the smaller containing part wins (enclaves), or the winner named in policy.json (disputes). Area is measured where the winner covers whole index cells, so slivers along shared borders are left out.', '');
+  L.push('Where polygons of two countries overlap, the smaller containing part wins (enclaves), or the winner named in policy.json (disputes). Land is compared with land and sea with sea (sea only answers where no land is). Area is measured where the winner covers whole index cells, so slivers along shared borders are left out.', '');
   L.push('| answered | hidden | area km² |', '|---|---|---|');
   for (const o of index.overlaps.filter((o) => o.km2 >= 0.01)) L.push(`| ${src.countries[o.winner].code} | ${src.countries[o.loser].code} | ${o.km2 < 10 ? o.km2.toFixed(2) : o.km2.toFixed(0)} |`);
   L.push('', '## Identical parts in two countries (the smaller country keeps them)', '', '| kept by | dropped from | parts |', '|---|---|---|');

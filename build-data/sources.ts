@@ -232,6 +232,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     seaParts = loadLayer(config.sea.path, config.sea.codeProperty, readGeoJSON(config.sea.path), false);
     duplicates.push(...dropDuplicateParts(seaParts, countries));
     rank(seaParts, (p) => countries[p.country].code);
+    for (const p of seaParts) p.sea = true;
     for (const p of seaParts) p.rank += landParts.length;
   }
   const countryParts = [...landParts, ...seaParts];

@@ -5,6 +5,7 @@
 import { AuthenticationError, GeoLookupError, NotFoundError } from '../errors.js';
 import type { GeoLookup } from '../engine.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
+import { loadEmbeddedEngine } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
 import { adoptEngineError, errorFromProblem, HEADERS, NO_RATE_LIMIT, parseProblem, parseRateLimit, parseRetryAfter, type RateLimitInfo } from './http.js';
 
@@ -202,7 +203,7 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   let loading: Promise<GeoLookup> | null = null;
   const engine = (): Promise<GeoLookup> => {
     loading ??= (async () => {
-      if (source === undefined) return (await import('../index.js')).preload();
+      if (source === undefined) return loadEmbeddedEngine();
       return typeof source === 'function' ? await source() : source;
     })().catch((err: unknown) => {
       loading = null; // a failed load (e.g. dataset missing) is retried on the next call
@@ -307,11 +308,14 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     if (keyProblem) throw new AuthenticationError(keyProblem);
     const key = cache ? cacheKey(op, code, lat, lon) : null;
     if (cache && key !== null) {
-      const hit = readAnswer(await cacheCall('get', () => cache!.get(key)), Date.now());
+      const stored = await cacheCall('get', () => cache!.get(key));
+      const hit = readAnswer(stored, Date.now());
       if (hit) {
         if ('notFound' in hit) throw new NotFoundError(hit.notFound);
         return { data: hit.data as T, rateLimit: { ...lastRateLimit } };
       }
+      // Expired or foreign entry (a custom cache may ignore the ttl): drop it.
+      if (stored !== undefined && stored !== null) await cacheCall('remove', () => cache!.remove(key));
     }
     if (!cache && warnEvery > 0 && ++uncachedRequests % warnEvery === 0) {
       log(
