@@ -231,7 +231,14 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   if (config.sea) {
     seaParts = loadLayer(config.sea.path, config.sea.codeProperty, readGeoJSON(config.sea.path), false);
     duplicates.push(...dropDuplicateParts(seaParts, countries));
-    rank(seaParts, (p) => countries[p.country].code);
+    // At sea, overlaps are a territory's waters inside its sovereign's (Svalbard in
+    // Norway's, Wallis and Futuna in France's) or disputed waters: the country with
+    // less land wins, which is the territory, and matches the land policy for Crimea
+    // and Western Sahara.
+    const landArea = new Map<number, number>();
+    for (const p of landParts) landArea.set(p.country, (landArea.get(p.country) ?? 0) + p.area);
+    const byLand = seaParts.map((p, i) => i).sort((a, b) => (landArea.get(seaParts[a].country) ?? 0) - (landArea.get(seaParts[b].country) ?? 0) || seaParts[a].area - seaParts[b].area || seaParts[a].country - seaParts[b].country);
+    byLand.forEach((idx, r) => (seaParts[idx].rank = r));
     for (const p of seaParts) p.sea = true;
     for (const p of seaParts) p.rank += landParts.length;
   }
