@@ -40,6 +40,8 @@ export interface IndexOptions extends IndexParams {
 
 export interface BuiltIndex {
   grid: Uint32Array;
+  /** Per level-0 cell: its single country + 2 (1 = none), or 0 when mixed. */
+  gridCountry: Uint16Array;
   blocks: Uint32Array;
   records: Uint32Array;
   coords: Uint16Array;
@@ -297,6 +299,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return items;
   }
 
+  /** Set by resolve(): 0 when the cell holds several countries, else country index + 2 (1 = no country). */
+  let uniform = 0;
+
   function resolve(cell: Box, cPieces: Piece[], sPieces: Piece[], depth: number): number {
     const win = expand(cell, opts.margin);
     const stage1 = layer(cPieces, cell);
@@ -313,6 +318,8 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     }
 
     const defaultCountry = stage1.full ? stage1.full.part.country : -1;
+    const cellUniform = stage1.items.length === 0 ? defaultCountry + 2 : 0;
+    uniform = cellUniform;
     if (stage1.items.length === 0) {
       const s = defaultCountry < 0 ? null : stage2.get(defaultCountry)!;
       if (!s || (s.items.length === 0 && (s.full || !hasSubdivisions[defaultCountry]))) {
@@ -326,7 +333,10 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     const split = depth < opts.fanouts.length && (depth === 0 || vertices > opts.maxLeafVertices || (needsFallback && depth < opts.fallbackDepth));
     if (split) {
       const f = opts.fanouts[depth];
-      const at = blocks.reserve(f * f);
+      // A block starts with a header word: the cell's single country + 2 (1 = none), or
+      // 0 when mixed, so country lookups stop here without descending.
+      const at = blocks.reserve(1 + f * f);
+      blocks.data[at] = cellUniform;
       stats.blocks++;
       // Only pieces that can still matter go down: partial ones and the first full one per layer.
       const cKeep = stage1.full ? [...stage1.items, stage1.full] : stage1.items;
@@ -335,8 +345,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       const childC = partition(cKeep, cell, f, f, opts.margin);
       const childS = partition(sKeep, cell, f, f, opts.margin);
       for (let k = 0; k < f * f; k++) {
-        blocks.data[at + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+        blocks.data[at + 1 + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
       }
+      uniform = cellUniform;
       return ((TAG_BLOCK << TAG_SHIFT) | at) >>> 0;
     }
 
@@ -385,18 +396,21 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   const cellCountry = partition(countryParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
   const cellSub = partition(subdivisionParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
   const grid = new Uint32Array(GRID_COLS * GRID_ROWS);
+  const gridCountry = new Uint16Array(GRID_COLS * GRID_ROWS);
   const byRank = (a: Piece, b: Piece) => a.part.rank - b.part.rank;
   for (let i = 0; i < GRID_COLS * GRID_ROWS; i++) {
     const cell = childCell(world, GRID_COLS, GRID_ROWS, i % GRID_COLS, (i / GRID_COLS) | 0);
     grid[i] = resolve(cell, cellCountry[i].sort(byRank), cellSub[i].sort(byRank), 0);
+    gridCountry[i] = uniform;
     cellCountry[i] = [];
     cellSub[i] = [];
   }
 
   // Pad so a block pointer near the end still has a whole block after it (the reader checks that).
-  blocks.reserve(Math.max(...opts.fanouts.map((f) => f * f)));
+  blocks.reserve(1 + Math.max(...opts.fanouts.map((f) => f * f)));
   return {
     grid,
+    gridCountry,
     blocks: blocks.result(),
     records: records.result(),
     coords: coords.result(),

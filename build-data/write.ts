@@ -45,6 +45,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
+    gridcountry: bytesOf(index.gridCountry),
     blocks: bytesOf(index.blocks),
     records: bytesOf(index.records),
     coords: bytesOf(index.coords),

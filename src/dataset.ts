@@ -53,6 +53,8 @@ export interface DatasetMeta {
 export interface Dataset {
   meta: DatasetMeta;
   grid: Uint32Array;
+  /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
+  gridCountry: Uint16Array;
   blocks: Uint32Array;
   records: Uint32Array;
   coords: Uint16Array;
@@ -106,11 +108,13 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   }
   const grid = typed(section(payload, 1, name), Uint32Array, name, 'grid');
   if (grid.length !== GRID_COLS * GRID_ROWS) throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
-  const blocks = typed(section(payload, 2, name), Uint32Array, name, 'blocks');
-  const records = typed(section(payload, 3, name), Uint32Array, name, 'records');
-  const coords = typed(section(payload, 4, name), Uint16Array, name, 'coords');
-  const regions = typed(section(payload, 5, name), Uint16Array, name, 'regions');
-  const fb = section(payload, 6, name);
+  const gridCountry = typed(section(payload, 2, name), Uint16Array, name, 'gridcountry');
+  if (gridCountry.length !== grid.length) throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
+  const blocks = typed(section(payload, 3, name), Uint32Array, name, 'blocks');
+  const records = typed(section(payload, 4, name), Uint32Array, name, 'records');
+  const coords = typed(section(payload, 5, name), Uint16Array, name, 'coords');
+  const regions = typed(section(payload, 6, name), Uint16Array, name, 'regions');
+  const fb = section(payload, 7, name);
   const flatbush = fb.buffer.slice(fb.byteOffset, fb.byteOffset + fb.byteLength) as ArrayBuffer;
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -138,11 +142,13 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
   checkEntries(grid, blocks, records, coords, regionCount, countryCodes.length, meta.params.fanouts, name);
+  for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
 
   const margin = meta.params.margin;
   return {
     meta,
     grid,
+    gridCountry,
     blocks,
     records,
     coords,
@@ -200,7 +206,7 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
       if (v >= regionCount) bad(`region ${v} out of range`);
     } else if (tag === 1) {
       if (inRecord) bad('record item points at a block');
-      if (v + maxBlock > blocks.length || v <= from) bad(`child block at ${v} out of range`);
+      if (v + 1 + maxBlock > blocks.length || v <= from || blocks[v] > countryCount + 1) bad(`child block at ${v} out of range`);
     } else if (tag === 2) {
       if (v >= records.length || !starts[v] || (inRecord && v <= from)) bad(`record pointer ${v} invalid`);
     } else bad(`unknown entry tag ${tag}`);

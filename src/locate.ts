@@ -11,16 +11,23 @@ let fy = 0;
  * Descends the grid and child blocks to the leaf entry holding (lat, lon) and
  * leaves the point's position inside that leaf cell in (fx, fy). Inputs must be
  * validated finite numbers in range. Longitude 180 folds onto -180 and latitude
- * 90 lands in the top row, so both edges of the map answer.
+ * 90 lands in the top row, so both edges of the map answer. With `countryOnly`,
+ * stops early in a cell that holds a single country and returns -(country + 2)
+ * (-1 for no country).
  */
-function descend(ds: Dataset, lat: number, lon: number): number {
+function descend(ds: Dataset, lat: number, lon: number, countryOnly: boolean): number {
   let x = lon + 180;
   if (x >= 360) x -= 360;
   const y = lat + 90;
   const col = x | 0;
   let row = y | 0;
   if (row === 180) row = 179;
-  let e = ds.grid[row * 360 + col];
+  const cell = row * 360 + col;
+  if (countryOnly) {
+    const u = ds.gridCountry[cell];
+    if (u !== 0) return -u;
+  }
+  let e = ds.grid[cell];
   if (e >>> 30 !== 1) {
     fx = x - col;
     fy = y - row;
@@ -43,7 +50,9 @@ function descend(ds: Dataset, lat: number, lon: number): number {
     if (cy === f) cy--;
     px = sx - cx;
     py = sy - cy;
-    e = blocks[(e & 0x3fffffff) + cy * f + cx];
+    const block = e & 0x3fffffff;
+    if (countryOnly && blocks[block] !== 0) return -blocks[block];
+    e = blocks[block + 1 + cy * f + cx];
   } while (e >>> 30 === 1);
   fx = px;
   fy = py;
@@ -52,7 +61,7 @@ function descend(ds: Dataset, lat: number, lon: number): number {
 
 /** Region id at (lat, lon), 0 when no country holds the point. */
 export function locate(ds: Dataset, lat: number, lon: number): number {
-  let e = descend(ds, lat, lon);
+  let e = descend(ds, lat, lon, false);
   if (e >>> 30 === 0) return e;
   const px = (fx + ds.margin) * ds.qscale;
   const py = (fy + ds.margin) * ds.qscale;
@@ -67,7 +76,8 @@ export function locate(ds: Dataset, lat: number, lon: number): number {
  * never test subdivision borders.
  */
 export function locateCountry(ds: Dataset, lat: number, lon: number): number {
-  let e = descend(ds, lat, lon);
+  let e = descend(ds, lat, lon, true);
+  if (e < 0) return -e - 2;
   if (e >>> 30 === 0) return ds.regionCountry[e];
   const records = ds.records;
   let px = -1;
