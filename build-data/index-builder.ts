@@ -146,7 +146,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   const blocks = new Grow(Uint32Array);
   const records = new Grow(Uint32Array);
   const coords = new Grow(Uint16Array);
-  const stats = { blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
+  const stats = { seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
   const gapDistancesKm: number[] = [];
 
   // Region ids: 0 = no country; then (country, none) and (country, subdivision) in code order.
@@ -299,11 +299,40 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return items;
   }
 
+  /**
+   * Sea parts answer only where no land part does. Along inland borders the land
+   * parts of the neighbours cover the cell together, and the maritime polygons
+   * (which repeat those borders) can never answer there: drop them before they
+   * cost vertices. Covered means the land areas add up to exactly the window (no
+   * gap, no overlap) and a grid of sample points all fall on land.
+   */
+  function dropSeaUnderLand(pieces: Piece[], cell: Box): Piece[] {
+    if (!pieces.some((p) => p.part.sea) || !pieces.some((p) => !p.part.sea)) return pieces;
+    const win = expand(cell, opts.margin);
+    const winArea = (win.x1 - win.x0) * (win.y1 - win.y0);
+    let land = 0;
+    for (const p of pieces) if (!p.part.sea) land += p.full ? winArea : partArea(p.rings);
+    // Equal, not merely at least: a surplus means land parts overlap, and an overlap
+    // could hide a gap of the same size that only the sea layer answers.
+    if (Math.abs(land - winArea) > winArea * 1e-9) return pieces;
+    const n = 12;
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) {
+        const x = win.x0 + ((win.x1 - win.x0) * (i + 0.5)) / n;
+        const y = win.y0 + ((win.y1 - win.y0) * (j + 0.5)) / n;
+        if (!pieces.some((p) => !p.part.sea && (p.full || partContains(p.rings, x, y)))) return pieces;
+      }
+    }
+    stats.seaDropped++;
+    return pieces.filter((p) => !p.part.sea);
+  }
+
   /** Set by resolve(): 0 when the cell holds several countries, else country index + 2 (1 = no country). */
   let uniform = 0;
 
   function resolve(cell: Box, cPieces: Piece[], sPieces: Piece[], depth: number): number {
     const win = expand(cell, opts.margin);
+    cPieces = dropSeaUnderLand(cPieces, cell);
     const stage1 = layer(cPieces, cell);
     const countries = new Set<number>();
     for (const p of stage1.items) countries.add(p.part.country);

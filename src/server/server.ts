@@ -1,0 +1,412 @@
+// The self-hostable HTTP server: the service's four routes on node:http, with API keys,
+// burst limits, monthly quotas and RFC 9457 problem+json errors. See docs/SERVER.md.
+
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import { dirname, basename, extname, join } from 'node:path';
+import type { GeoLookup } from '../engine.js';
+import { AuthenticationError, GeoLookupError, PROBLEM_TYPES, RateLimitError, statusTitle, type Problem } from '../errors.js';
+import { createGeoLookup, preload, type BinaryInput } from '../index.js';
+import { KeyStore, type KeyRecord } from './keys.js';
+import { BurstWindow, MonthClock, SLOT_MS, WINDOW_SLOTS } from './limits.js';
+import { QuotaStore } from './quota-store.js';
+import { answer, unknownPath } from './routes.js';
+import { HAS_BODY, PADDED, UNKNOWN, scanConnection, takeVerdict } from './wire.js';
+
+export interface ServerLimits {
+  /** Requests per minute per API key, any plan. Default 1000. */
+  burstPerMinute?: number;
+  /** Requests per minute per anonymous client address (with allowAnonymous). Default 10. */
+  anonymousBurstPerMinute?: number;
+  /** Requests per UTC month per anonymous client address. Default 10000. */
+  anonymousMonthlyQuota?: number;
+}
+
+export interface ServerOptions {
+  /** Keys file (JSON, hashes only; see `geolookup keys`). Without one, only anonymous requests can succeed. */
+  keys?: string | null;
+  /** Requests without X-API-Key are served as anonymous (10/min per client address) instead of 401. */
+  allowAnonymous?: boolean;
+  limits?: ServerLimits;
+  /** Clock in ms since the epoch (tests inject one). Default Date.now. */
+  now?: () => number;
+  /** A dataset file path or its bytes. Default: the embedded world dataset. */
+  data?: string | BinaryInput;
+  /** An already loaded lookup (instead of `data`). */
+  lookup?: GeoLookup;
+  /** Where quota counts persist. Default: beside the keys file, `<name>.quota.json`; null keeps them in memory. */
+  quotaFile?: string | null;
+  /** How often changed quota counts are written, in ms. Default 10 000. They are also written on close. */
+  flushIntervalMs?: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client (anonymous limits). Default none. */
+  trustProxy?: string[];
+  /** Cache-Control max-age (s) of lookup answers. Default 86 400. */
+  cacheMaxAge?: number;
+  /** Longest request target (path + query) in characters; longer gets 414. Default 2048. */
+  maxUrlLength?: number;
+  /** Largest request head (request line + headers) in bytes; larger gets 431. Default 8192. */
+  maxHeaderSize?: number;
+  /** ms a client has to send the complete request head. Default 10 000. */
+  headersTimeout?: number;
+  /** ms a client has to send the complete request. Default 15 000. */
+  requestTimeout?: number;
+  /** ms an idle keep-alive connection stays open. Default 5 000. */
+  keepAliveTimeout?: number;
+  /** ms an open connection may be silent before it is closed. Default 60 000. */
+  socketTimeout?: number;
+  /** Reload the keys file when it changes. Default true. */
+  watchKeys?: boolean;
+  /** Where the server reports key reloads, flush failures and internal errors (never a key). Default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface GeoLookupServer extends http.Server {
+  /** The ETag sent with lookup answers (quoted), derived from the dataset. */
+  readonly etag: string;
+  /** Re-reads the keys file now (what SIGHUP does in `geolookup serve`). */
+  reloadKeys(): boolean;
+  /** Writes changed quota counts now. */
+  flush(): Promise<void>;
+  /**
+   * Graceful stop: no new connections, in-flight requests finish (their responses close the
+   * connection), idle connections close, quota counts are written. After `graceMs` the
+   * remaining connections are cut.
+   */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export const RATE_HEADERS = {
+  quotaLimit: 'X-RateLimit-Limit',
+  quotaRemaining: 'X-RateLimit-Remaining',
+  quotaReset: 'X-RateLimit-Reset',
+  burstLimit: 'X-RateLimit-Burst-Limit',
+  burstRemaining: 'X-RateLimit-Burst-Remaining',
+} as const;
+
+const ALLOW = 'GET, HEAD';
+const TEXT = 'text/plain; charset=utf-8';
+const PROBLEM = 'application/problem+json';
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const EXTRA_TITLES: Record<number, string> = { 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+
+function title(status: number): string {
+  return EXTRA_TITLES[status] ?? statusTitle(status);
+}
+
+function problem(status: number, detail: string, type: string = PROBLEM_TYPES.general): Problem {
+  return { type, title: title(status), status, detail };
+}
+
+/** Default quota file: `keys.json` → `keys.quota.json` in the same directory. */
+export function defaultQuotaFile(keysPath: string): string {
+  const ext = extname(keysPath);
+  return join(dirname(keysPath), `${basename(keysPath, ext)}.quota.json`);
+}
+
+/** ETag of every lookup answer: the answers are a function of the URL and the dataset, so a hash of the dataset's metadata (sources, parameters, code tables, build statistics) names them. */
+function datasetEtag(geo: GeoLookup): string {
+  return `"gl1-${createHash('sha256').update(JSON.stringify(geo.meta)).digest('hex').slice(0, 24)}"`;
+}
+
+function normaliseAddress(a: string | undefined): string {
+  if (!a) return 'unknown';
+  return a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
+}
+
+interface Client {
+  /** Key id, or `anon:<address>`. */
+  id: string;
+  burstLimit: number;
+  quota: number;
+  window: BurstWindow;
+}
+
+/** Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be read. */
+export function createServer(options: ServerOptions = {}): GeoLookupServer {
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const clock = options.now ?? Date.now;
+  const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
+  const etag = datasetEtag(geo);
+  const keys = new KeyStore(options.keys ?? null, log);
+  const quotaPath = options.quotaFile !== undefined ? options.quotaFile : options.keys ? defaultQuotaFile(options.keys) : null;
+  const quotas = new QuotaStore(quotaPath);
+  const allowAnonymous = options.allowAnonymous ?? false;
+  const burstPerMinute = options.limits?.burstPerMinute ?? 1000;
+  const anonBurst = options.limits?.anonymousBurstPerMinute ?? 10;
+  const anonQuota = options.limits?.anonymousMonthlyQuota ?? 10_000;
+  const trusted = new Set((options.trustProxy ?? []).map(normaliseAddress));
+  const cacheControl = `public, max-age=${options.cacheMaxAge ?? 86_400}`;
+  const maxUrl = options.maxUrlLength ?? 2048;
+  const maxHeaderSize = options.maxHeaderSize ?? 8192;
+  const headersTimeout = options.headersTimeout ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeout ?? 15_000, headersTimeout);
+  const flushMs = options.flushIntervalMs ?? 10_000;
+  const months = new MonthClock();
+
+  const keyWindows = new Map<string, BurstWindow>();
+  const anonWindows = new Map<string, BurstWindow>();
+  let closing = false;
+
+  const server = http.createServer({
+    maxHeaderSize,
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2))),
+    keepAlive: true,
+    noDelay: true,
+  }) as GeoLookupServer;
+  server.timeout = options.socketTimeout ?? 60_000;
+
+  function send(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, body: string): void {
+    headers['Content-Length'] = Buffer.byteLength(body);
+    headers['X-Content-Type-Options'] = 'nosniff';
+    if (closing) headers['Connection'] = 'close';
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+
+  function sendProblem(res: http.ServerResponse, p: Problem, headers: http.OutgoingHttpHeaders = {}): void {
+    headers['Content-Type'] = PROBLEM;
+    headers['Cache-Control'] ??= 'no-store';
+    send(res, p.status, headers, JSON.stringify(p));
+  }
+
+  function clientAddress(req: http.IncomingMessage): string {
+    const peer = normaliseAddress(req.socket.remoteAddress);
+    if (trusted.size === 0 || !trusted.has(peer)) return peer;
+    const xff = req.headers['x-forwarded-for'];
+    if (typeof xff !== 'string') return peer;
+    const hops = xff.split(',');
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = normaliseAddress(hops[i].trim());
+      if (isIP(hop) === 0) return peer; // a malformed chain: fall back to the proxy itself
+      if (!trusted.has(hop)) return hop;
+    }
+    return peer;
+  }
+
+  function keyClient(record: KeyRecord): Client {
+    let window = keyWindows.get(record.id);
+    if (window === undefined) keyWindows.set(record.id, (window = new BurstWindow()));
+    return { id: record.id, burstLimit: burstPerMinute, quota: record.monthlyQuota, window };
+  }
+
+  function anonClient(req: http.IncomingMessage): Client {
+    const id = `anon:${clientAddress(req)}`;
+    let window = anonWindows.get(id);
+    if (window === undefined) anonWindows.set(id, (window = new BurstWindow()));
+    return { id, burstLimit: anonBurst, quota: anonQuota, window };
+  }
+
+  /** The client behind the request, or the 401 detail. */
+  function identify(req: http.IncomingMessage, verdict: number): Client | string {
+    const raw = req.rawHeaders;
+    let value: string | undefined;
+    let count = 0;
+    let authorization = false;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i];
+      if (name.length === 9 && name.toLowerCase() === 'x-api-key') {
+        count++;
+        value = raw[i + 1];
+      } else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization = true;
+    }
+    if (count === 0) {
+      if (allowAnonymous) return anonClient(req);
+      return authorization
+        ? 'The Authorization header is not accepted; send the API key in the X-API-Key header.'
+        : 'The X-API-Key header is missing.';
+    }
+    if (count > 1) return 'Send exactly one X-API-Key header.';
+    if (verdict === UNKNOWN) return 'The X-API-Key header could not be checked on this connection.';
+    if (verdict & PADDED) return 'The X-API-Key value has leading or trailing whitespace.';
+    if (value === '') return 'The X-API-Key header is empty.';
+    if (!VISIBLE_ASCII.test(value!)) return 'The X-API-Key value contains whitespace or control characters.';
+    const v = keys.verify(value!);
+    return v.ok ? keyClient(v.record) : v.detail;
+  }
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const verdict = takeVerdict(req.socket);
+    if (verdict === UNKNOWN || verdict & HAS_BODY) res.shouldKeepAlive = false;
+    const method = req.method;
+    const url = req.url ?? '/';
+    if (method !== 'GET' && method !== 'HEAD') {
+      sendProblem(res, problem(405, `Method ${method} is not allowed; use GET or HEAD.`), { Allow: ALLOW });
+      return;
+    }
+    if (url.length > maxUrl) {
+      sendProblem(res, problem(414, `The request target is longer than ${maxUrl} characters.`));
+      return;
+    }
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const query = q === -1 ? '' : url.slice(q + 1);
+    if (path === '/healthz') {
+      send(res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, 'ok');
+      return;
+    }
+
+    const client = identify(req, verdict);
+    if (typeof client === 'string') {
+      sendProblem(res, new AuthenticationError(client).toProblem(), { 'WWW-Authenticate': 'X-API-Key' });
+      return;
+    }
+
+    // Limits: quota first (it does not count rejected requests), then the burst window, then count.
+    const now = clock();
+    const month = months.at(now);
+    const resetIn = Math.max(1, Math.ceil((month.end - now) / 1000));
+    const used = quotas.used(client.id, month.key);
+    const headers: http.OutgoingHttpHeaders = {
+      [RATE_HEADERS.quotaLimit]: client.quota,
+      [RATE_HEADERS.quotaRemaining]: Math.max(0, client.quota - used),
+      [RATE_HEADERS.quotaReset]: resetIn,
+      [RATE_HEADERS.burstLimit]: client.burstLimit,
+      [RATE_HEADERS.burstRemaining]: 0,
+    };
+    if (used >= client.quota) {
+      headers[RATE_HEADERS.burstRemaining] = client.window.remaining(now, client.burstLimit);
+      headers['Retry-After'] = resetIn;
+      const e = new RateLimitError(`Monthly quota of ${client.quota} requests exceeded; try again later (the quota resets at the start of the next UTC month).`, resetIn);
+      sendProblem(res, e.toProblem(), headers);
+      return;
+    }
+    const burst = client.window.take(now, client.burstLimit);
+    if (!burst.allowed) {
+      headers['Retry-After'] = burst.retryAfter;
+      const e = new RateLimitError(`Burst limit of ${client.burstLimit} requests per minute exceeded; try again later.`, burst.retryAfter);
+      sendProblem(res, e.toProblem(), headers);
+      return;
+    }
+    headers[RATE_HEADERS.burstRemaining] = burst.remaining;
+    headers[RATE_HEADERS.quotaRemaining] = Math.max(0, client.quota - quotas.increment(client.id, month.key));
+
+    let body: string;
+    try {
+      body = answer(geo, path, query);
+    } catch (e) {
+      if (!(e instanceof GeoLookupError) || e.status >= 500) throw e;
+      // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
+      if (e.status === 404 && path.startsWith('/geo/')) {
+        headers['Cache-Control'] = cacheControl;
+        headers['ETag'] = etag;
+      }
+      sendProblem(res, e.toProblem(), headers);
+      return;
+    }
+    headers['Cache-Control'] = cacheControl;
+    headers['ETag'] = etag;
+    const inm = req.headers['if-none-match'];
+    if (inm !== undefined && (inm === etag || inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+      if (closing) headers['Connection'] = 'close';
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    headers['Content-Type'] = TEXT;
+    send(res, 200, headers, body);
+  }
+
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    try {
+      handle(req, res);
+    } catch (e) {
+      log(`geolookup: internal error on ${req.method} ${(req.url ?? '').slice(0, 200)}: ${(e as Error)?.stack ?? String(e)}`);
+      if (!res.headersSent) sendProblem(res, problem(500, 'An unexpected error occurred.'));
+      else res.destroy();
+    }
+  });
+
+  server.on('connection', (socket: Socket) => scanConnection(socket, maxHeaderSize));
+
+  // Requests the parser rejects: answer with a problem record and close. A bad byte in the
+  // X-API-Key line (a newline, a control character, a folded continuation) is a 401.
+  server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
+    const pending = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || (pending && pending.headersSent)) {
+      socket.destroy();
+      return;
+    }
+    let p: Problem;
+    if (err.code === 'HPE_HEADER_OVERFLOW') p = problem(431, `The request head is larger than ${maxHeaderSize} bytes.`);
+    else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') p = problem(408, 'The request was not received in time.');
+    else if (badKeyLine(err)) p = new AuthenticationError('The X-API-Key value contains whitespace or control characters.').toProblem();
+    else p = problem(400, 'Malformed HTTP request.');
+    const body = JSON.stringify(p);
+    socket.end(
+      `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  // Periodic work: write changed quota counts, forget idle anonymous windows.
+  const timer = setInterval(() => {
+    const now = clock();
+    quotas.flush(months.at(now).key).catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
+    const stale = Math.floor(now / SLOT_MS) - WINDOW_SLOTS;
+    for (const [id, w] of anonWindows) if (w.lastSlot < stale) anonWindows.delete(id);
+  }, flushMs);
+  timer.unref();
+
+  if (options.watchKeys !== false) keys.watch();
+
+  let finished = false;
+  const stopBackground = () => {
+    if (finished) return;
+    finished = true;
+    clearInterval(timer);
+    keys.close();
+  };
+  server.on('close', stopBackground);
+
+  let stopping: Promise<void> | null = null;
+  return Object.assign(server, {
+    etag,
+    reloadKeys: () => keys.reload(),
+    flush: () => quotas.flush(months.at(clock()).key),
+    shutdown(graceMs = 10_000): Promise<void> {
+      stopping ??= new Promise<void>((resolve, reject) => {
+        closing = true;
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        cut.unref();
+        const done = async () => {
+          clearTimeout(cut);
+          try {
+            await quotas.settle();
+            quotas.flushSync(months.at(clock()).key);
+            resolve();
+          } catch (e) {
+            reject(e);
+          }
+        };
+        if (server.listening) {
+          server.close(() => void done());
+          server.closeIdleConnections();
+        } else {
+          stopBackground();
+          void done();
+        }
+      });
+      return stopping;
+    },
+  });
+}
+
+/** Whether a parse error sits in an X-API-Key header line (or a line folded onto one). */
+function badKeyLine(err: { code?: string; bytesParsed?: number; rawPacket?: Buffer }): boolean {
+  if (err.code !== 'HPE_INVALID_HEADER_TOKEN' && err.code !== 'HPE_CR_EXPECTED' && err.code !== 'HPE_LF_EXPECTED') return false;
+  if (!err.rawPacket || err.bytesParsed === undefined) return false;
+  const text = err.rawPacket.toString('latin1');
+  const at = Math.min(err.bytesParsed, text.length);
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  if (/^x-api-key:/i.test(text.slice(lineStart, lineStart + 10))) return true;
+  // A folded continuation (a line starting with whitespace) belongs to the header above it.
+  if (lineStart > 0 && (text[lineStart] === ' ' || text[lineStart] === '\t')) {
+    const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+    return /^x-api-key:/i.test(text.slice(prevStart, prevStart + 10));
+  }
+  return false;
+}
