@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts' },
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts', 'client/index': 'src/client.ts' },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts' } },
+  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client.ts' } },
   target: 'node20',
   platform: 'neutral',
   clean: true,
