@@ -16,6 +16,7 @@ import { rng, spherePoints } from '../bench/points.js';
 const QUANT_BOUND_M = (0.5 * Math.SQRT2 * ((1 + 2 / 64) / 8 / 65535)) * 111_195;
 const RANDOM = Number(process.env.EXACT_RANDOM ?? 200_000);
 const NEAR = Number(process.env.EXACT_NEAR ?? 60_000);
+// Larger opt-in runs: EXACT_RANDOM=1000000 EXACT_NEAR=1000000 npx vitest run test/exactness.test.ts
 
 let src: Sources;
 let fb: Flatbush;
@@ -95,7 +96,7 @@ describe('fast path = brute force', () => {
     const r = compare(p.lat, p.lon);
     expect(r.beyondBound).toEqual([]);
     expect(r.differences).toBeLessThanOrEqual(RANDOM * 1e-5);
-  });
+  }, 900_000);
 
   it(`agrees on ${NEAR} points within 100 m of borders and coasts`, () => {
     const r = rng(11);
@@ -112,5 +113,5 @@ describe('fast path = brute force', () => {
     }
     const res = compare(lat, lon);
     expect(res.beyondBound).toEqual([]);
-  });
+  }, 900_000);
 });
