@@ -56,7 +56,7 @@ if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
 
 // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
 const hash = createHash('sha256');
-for (const f of ['build.ts', 'config.ts', 'sources.ts', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
+for (const f of ['build.ts', 'config.ts', 'sources.ts', 'check-remap.mjs', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
   const p = join(here, f);
   if (existsSync(p)) hash.update(f).update(readFileSync(p));
 }

@@ -1,0 +1,43 @@
+// The reviewed remap table covers every outdated Natural Earth code and targets only current ISO codes.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { subdivisions, subdivisionFromGps, trySubdivisionFromGps, countries } from '../src/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('subdivision codes', () => {
+  it('check-remap passes (no outdated code uncovered, every target current and in the right country)', () => {
+    const out = execFileSync(process.execPath, ['build-data/check-remap.mjs'], { cwd: root, encoding: 'utf8' });
+    expect(out.trim().split('\n').pop()).toBe('OK');
+  });
+  it('every subdivision the data can return is a current ISO 3166-2 code of the pinned reference', () => {
+    const reference = new Set(subdivisions().map((s) => s.code));
+    const seen = new Set<string>();
+    for (let lat = -56; lat <= 72; lat += 0.1) {
+      for (let lon = -180; lon < 180; lon += 0.1) {
+        const s = trySubdivisionFromGps(lat, lon);
+        if (s) seen.add(s);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(2500);
+    for (const s of seen) expect(reference.has(s)).toBe(true);
+  });
+  it.each([
+    ['Wrocław', 51.1079, 17.0385, 'PL-02'],
+    ['České Budějovice', 48.9745, 14.4743, 'CZ-31'],
+    ['Paris', 48.8566, 2.3522, 'FR-75C'],
+    ['Nairobi', -1.2864, 36.8172, 'KE-30'],
+  ])('%s answers the current code %s', (_n, lat, lon, code) => {
+    expect(subdivisionFromGps(lat, lon)).toBe(code);
+  });
+  it('answers no Kenyan province code from before the 2010 counties', () => {
+    const kenya = countries().find((c) => c.code === 'KEN')!;
+    for (let lat = -4.5; lat <= 4.5; lat += 0.25) {
+      for (let lon = 34; lon <= 41.5; lon += 0.25) {
+        const s = trySubdivisionFromGps(lat, lon);
+        if (s?.startsWith(kenya.alpha2)) expect(s).toMatch(/^KE-\d\d$/);
+      }
+    }
+  });
+});
