@@ -1,6 +1,7 @@
 // The CLI logic, separate from the bin so tests can drive it in-process.
 
 import { createGeoLookup, defaultDataPath, GeoLookupError, NotFoundError, ValidationError } from './index.js';
+import { runKeys, runServe } from './serve-cli.js';
 
 export const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3 } as const;
 
@@ -11,6 +12,8 @@ Usage:
   geolookup subdivision <lat> <lon>              ISO 3166-2 code, e.g. FR-75C
   geolookup in-country <CODE> <lat> <lon>        true or false
   geolookup in-subdivision <CODE> <lat> <lon>    true or false
+  geolookup serve --keys FILE [--port N]         the HTTP API, self-hosted (serve --help)
+  geolookup keys create|revoke|list --keys FILE  manage the server's API keys (keys --help)
 
 Options:
   --json         print {"data": ...} or {"error": problem} as JSON
@@ -21,6 +24,8 @@ Exit status: 0 answered (including false), 2 bad input, 3 not found, 1 other err
 Errors go to stderr.`;
 
 export function run(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  if (argv[0] === 'serve') return runServe(argv.slice(1), out, err);
+  if (argv[0] === 'keys') return runKeys(argv.slice(1), out, err);
   let json = false;
   let data: string | undefined;
   const pos: string[] = [];

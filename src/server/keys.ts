@@ -7,6 +7,8 @@ import { basename, dirname } from 'node:path';
 
 /** `glk_<id>_<secret>`: the id (12 hex digits) is public and names the key; the secret is 32 random bytes, base64url. */
 const KEY_SHAPE = /^glk_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
+/** Every key has this many characters. */
+export const KEY_LENGTH = 60;
 const ID_SHAPE = /^[0-9a-f]{12}$/;
 const HASH_SHAPE = /^[0-9a-f]{64}$/;
 
@@ -156,6 +158,8 @@ const DUMMY_HASH = hashKey('glk_000000000000_not-a-key');
  */
 export class KeyStore {
   private byId = new Map<string, Entry>();
+  /** Bumped on every (re)load, so verdicts cached per connection expire with the keys they came from. */
+  generation = 0;
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -180,6 +184,7 @@ export class KeyStore {
     const next = new Map<string, Entry>();
     for (const record of file.keys) next.set(record.id, { record, hash: Buffer.from(record.sha256, 'hex') });
     this.byId = next;
+    this.generation++;
   }
 
   /** Re-reads the file; on any error keeps the keys it had and logs why. Returns whether it reloaded. */

@@ -6,8 +6,6 @@
 export const WINDOW_SLOTS = 60;
 export const SLOT_MS = 1000;
 
-export type BurstResult = { allowed: true; remaining: number } | { allowed: false; remaining: 0; retryAfter: number };
-
 export class BurstWindow {
   private readonly counts = new Uint32Array(WINDOW_SLOTS);
   private last = -Infinity;
@@ -33,14 +31,17 @@ export class BurstWindow {
     this.last = slot;
   }
 
-  /** Accepts (and counts) one request, or says how many seconds until one would be accepted. */
-  take(now: number, limit: number): BurstResult {
+  /**
+   * Accepts (and counts) one request and returns the requests left (>= 0), or refuses it and
+   * returns minus the whole seconds until one would be accepted (<= -1). A number, not an object: this runs per request.
+   */
+  take(now: number, limit: number): number {
     this.advance(Math.floor(now / SLOT_MS));
     const slot = this.last;
     if (this.total < limit) {
       this.counts[slot % WINDOW_SLOTS]++;
       this.total++;
-      return { allowed: true, remaining: limit - this.total };
+      return limit - this.total;
     }
     // After j more seconds the slots slot-59 … slot-60+j have left the window.
     let excess = this.total - limit + 1;
@@ -50,7 +51,7 @@ export class BurstWindow {
       if (excess <= 0) break;
     }
     const untilSlot = (slot + j) * SLOT_MS - now;
-    return { allowed: false, remaining: 0, retryAfter: Math.max(1, Math.ceil(untilSlot / 1000)) };
+    return -Math.max(1, Math.ceil(untilSlot / 1000));
   }
 
   /** Requests left in the window now, without counting one. */
@@ -60,13 +61,13 @@ export class BurstWindow {
   }
 }
 
-/** The UTC calendar month holding `now`, with its bounds; cached between calls. */
+/** The UTC calendar month holding `now`: `at(now)` updates `key` (YYYY-MM) and `end` (ms); recomputed only when the month changes. */
 export class MonthClock {
   private start = 0;
-  private end = -1;
-  private key = '';
+  end = -1;
+  key = '';
 
-  at(now: number): { key: string; end: number } {
+  at(now: number): void {
     if (now < this.start || now >= this.end) {
       const d = new Date(now);
       const y = d.getUTCFullYear();
@@ -75,7 +76,6 @@ export class MonthClock {
       this.end = Date.UTC(y, m + 1, 1);
       this.key = `${y}-${String(m + 1).padStart(2, '0')}`;
     }
-    return { key: this.key, end: this.end };
   }
 }
 

@@ -160,6 +160,9 @@ export function answer(geo: GeoLookup, path: string, query: string): string {
   throw unknownPath(path);
 }
 
+/** 404 for a path that is none of the routes (not cacheable, unlike a lookup's 404). */
+export class UnknownRouteError extends NotFoundError {}
+
 export function unknownPath(path: string): NotFoundError {
-  return new NotFoundError(`No such resource: ${clip(path)}. Routes: ${ROUTES.join(', ')}.`);
+  return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${ROUTES.join(', ')}.`);
 }

@@ -1,18 +1,18 @@
 // The self-hostable HTTP server: the service's four routes on node:http, with API keys,
 // burst limits, monthly quotas and RFC 9457 problem+json errors. See docs/SERVER.md.
 
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { dirname, basename, extname, join } from 'node:path';
 import type { GeoLookup } from '../engine.js';
-import { AuthenticationError, GeoLookupError, PROBLEM_TYPES, RateLimitError, statusTitle, type Problem } from '../errors.js';
+import { GeoLookupError, PROBLEM_TYPES, statusTitle, type Problem } from '../errors.js';
 import { createGeoLookup, preload, type BinaryInput } from '../index.js';
-import { KeyStore, type KeyRecord } from './keys.js';
-import { BurstWindow, MonthClock, SLOT_MS, WINDOW_SLOTS } from './limits.js';
+import { KEY_LENGTH, KeyStore, type KeyRecord } from './keys.js';
+import { BurstWindow, MonthClock, SLOT_MS, WINDOW_SLOTS, monthKey } from './limits.js';
 import { QuotaStore } from './quota-store.js';
-import { answer, unknownPath } from './routes.js';
-import { HAS_BODY, PADDED, UNKNOWN, scanConnection, takeVerdict } from './wire.js';
+import { answer, UnknownRouteError } from './routes.js';
+import { PADDED, UNKNOWN, desync, scanConnection, takeVerdict } from './wire.js';
 
 export interface ServerLimits {
   /** Requests per minute per API key, any plan. Default 1000. */
@@ -53,7 +53,7 @@ export interface ServerOptions {
   requestTimeout?: number;
   /** ms an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
-  /** ms an open connection may be silent before it is closed. Default 60 000. */
+  /** ms a connection may be inactive in any state before it is closed; 0 (default) leaves it to the three timeouts above, which already cover silent and slow clients. */
   socketTimeout?: number;
   /** Reload the keys file when it changes. Default true. */
   watchKeys?: boolean;
@@ -94,8 +94,14 @@ function title(status: number): string {
   return EXTRA_TITLES[status] ?? statusTitle(status);
 }
 
+// Problem records are built directly rather than through the error classes: no stack trace is
+// captured for a refused request (they can come in floods). Same shape as the classes' toProblem().
 function problem(status: number, detail: string, type: string = PROBLEM_TYPES.general): Problem {
   return { type, title: title(status), status, detail };
+}
+
+function tooMany(detail: string, retryAfter: number): Problem {
+  return { ...problem(429, detail, PROBLEM_TYPES.rateLimit), retryAfter };
 }
 
 /** Default quota file: `keys.json` → `keys.quota.json` in the same directory. */
@@ -120,6 +126,52 @@ interface Client {
   burstLimit: number;
   quota: number;
   window: BurstWindow;
+}
+
+/** The last key accepted on a connection, to skip the SHA-256 when the next request repeats it. */
+const kLastKey = Symbol('geolookup.lastKey');
+interface LastKey {
+  bytes: Buffer;
+  generation: number;
+  client: Client;
+}
+/** Scratch space for comparing a presented key with a connection's last one (keys have one length). */
+const scratch = Buffer.alloc(KEY_LENGTH);
+
+/** What the handler needs from the request's headers, read in one pass over rawHeaders. */
+const seen = { keyCount: 0, key: '', authorization: false, ifNoneMatch: '', body: false };
+function readHeaders(raw: string[]): void {
+  seen.keyCount = 0;
+  seen.key = '';
+  seen.authorization = false;
+  seen.ifNoneMatch = '';
+  seen.body = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    switch (name.length) {
+      case 9:
+        if (name.toLowerCase() === 'x-api-key') {
+          seen.keyCount++;
+          seen.key = raw[i + 1];
+        }
+        break;
+      case 13:
+        if (name.toLowerCase() === 'authorization') seen.authorization = true;
+        else if (name.toLowerCase() === 'if-none-match') seen.ifNoneMatch = seen.ifNoneMatch ? `${seen.ifNoneMatch}, ${raw[i + 1]}` : raw[i + 1];
+        break;
+      case 14:
+        if (name.toLowerCase() === 'content-length' && !/^0+$/.test(raw[i + 1])) seen.body = true;
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') seen.body = true;
+        break;
+    }
+  }
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header === etag || header === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
 /** Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be read. */
@@ -157,11 +209,10 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     keepAlive: true,
     noDelay: true,
   }) as GeoLookupServer;
-  server.timeout = options.socketTimeout ?? 60_000;
+  server.timeout = options.socketTimeout ?? 0;
 
   function send(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, body: string): void {
     headers['Content-Length'] = Buffer.byteLength(body);
-    headers['X-Content-Type-Options'] = 'nosniff';
     if (closing) headers['Connection'] = 'close';
     res.writeHead(status, headers);
     res.end(body);
@@ -169,6 +220,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
   function sendProblem(res: http.ServerResponse, p: Problem, headers: http.OutgoingHttpHeaders = {}): void {
     headers['Content-Type'] = PROBLEM;
+    headers['X-Content-Type-Options'] = 'nosniff';
     headers['Cache-Control'] ??= 'no-store';
     send(res, p.status, headers, JSON.stringify(p));
   }
@@ -187,10 +239,22 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     return peer;
   }
 
+  // One Client per key id, rebuilt when the keys file is reloaded (its quota may change);
+  // burst windows outlive reloads.
+  const keyClients = new Map<string, Client>();
+  let clientsGeneration = -1;
   function keyClient(record: KeyRecord): Client {
-    let window = keyWindows.get(record.id);
-    if (window === undefined) keyWindows.set(record.id, (window = new BurstWindow()));
-    return { id: record.id, burstLimit: burstPerMinute, quota: record.monthlyQuota, window };
+    if (clientsGeneration !== keys.generation) {
+      keyClients.clear();
+      clientsGeneration = keys.generation;
+    }
+    let client = keyClients.get(record.id);
+    if (client === undefined) {
+      let window = keyWindows.get(record.id);
+      if (window === undefined) keyWindows.set(record.id, (window = new BurstWindow()));
+      keyClients.set(record.id, (client = { id: record.id, burstLimit: burstPerMinute, quota: record.monthlyQuota, window }));
+    }
+    return client;
   }
 
   function anonClient(req: http.IncomingMessage): Client {
@@ -200,37 +264,43 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     return { id, burstLimit: anonBurst, quota: anonQuota, window };
   }
 
-  /** The client behind the request, or the 401 detail. */
+  /** The client behind the request (headers already read into `seen`), or the 401 detail. */
   function identify(req: http.IncomingMessage, verdict: number): Client | string {
-    const raw = req.rawHeaders;
-    let value: string | undefined;
-    let count = 0;
-    let authorization = false;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i];
-      if (name.length === 9 && name.toLowerCase() === 'x-api-key') {
-        count++;
-        value = raw[i + 1];
-      } else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization = true;
-    }
-    if (count === 0) {
+    if (seen.keyCount === 0) {
       if (allowAnonymous) return anonClient(req);
-      return authorization
+      return seen.authorization
         ? 'The Authorization header is not accepted; send the API key in the X-API-Key header.'
         : 'The X-API-Key header is missing.';
     }
-    if (count > 1) return 'Send exactly one X-API-Key header.';
+    const value = seen.key;
+    if (seen.keyCount > 1) return 'Send exactly one X-API-Key header.';
     if (verdict === UNKNOWN) return 'The X-API-Key header could not be checked on this connection.';
     if (verdict & PADDED) return 'The X-API-Key value has leading or trailing whitespace.';
     if (value === '') return 'The X-API-Key header is empty.';
-    if (!VISIBLE_ASCII.test(value!)) return 'The X-API-Key value contains whitespace or control characters.';
-    const v = keys.verify(value!);
-    return v.ok ? keyClient(v.record) : v.detail;
+    if (!VISIBLE_ASCII.test(value)) return 'The X-API-Key value contains whitespace or control characters.';
+    // Keep-alive connections send the same key again and again: the last accepted one is kept on
+    // the connection and compared in constant time, which saves the SHA-256 per request.
+    const socket = req.socket as Socket & { [kLastKey]?: LastKey };
+    const last = socket[kLastKey];
+    if (last !== undefined && last.generation === keys.generation && value.length === KEY_LENGTH) {
+      scratch.write(value, 0, 'latin1');
+      if (timingSafeEqual(scratch, last.bytes)) return last.client;
+    }
+    const v = keys.verify(value);
+    if (!v.ok) return v.detail;
+    const client = keyClient(v.record);
+    socket[kLastKey] = { bytes: Buffer.from(value, 'latin1'), generation: keys.generation, client };
+    return client;
   }
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const verdict = takeVerdict(req.socket);
-    if (verdict === UNKNOWN || verdict & HAS_BODY) res.shouldKeepAlive = false;
+    readHeaders(req.rawHeaders);
+    if (seen.body) {
+      // The scanner cannot follow a body: answer this request, then close the connection.
+      desync(req.socket);
+      res.shouldKeepAlive = false;
+    } else if (verdict === UNKNOWN) res.shouldKeepAlive = false;
     const method = req.method;
     const url = req.url ?? '/';
     if (method !== 'GET' && method !== 'HEAD') {
@@ -251,63 +321,78 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
     const client = identify(req, verdict);
     if (typeof client === 'string') {
-      sendProblem(res, new AuthenticationError(client).toProblem(), { 'WWW-Authenticate': 'X-API-Key' });
+      sendProblem(res, problem(401, client, PROBLEM_TYPES.authentication), { 'WWW-Authenticate': 'X-API-Key' });
       return;
     }
 
     // Limits: quota first (it does not count rejected requests), then the burst window, then count.
     const now = clock();
-    const month = months.at(now);
-    const resetIn = Math.max(1, Math.ceil((month.end - now) / 1000));
-    const used = quotas.used(client.id, month.key);
-    const headers: http.OutgoingHttpHeaders = {
-      [RATE_HEADERS.quotaLimit]: client.quota,
-      [RATE_HEADERS.quotaRemaining]: Math.max(0, client.quota - used),
-      [RATE_HEADERS.quotaReset]: resetIn,
-      [RATE_HEADERS.burstLimit]: client.burstLimit,
-      [RATE_HEADERS.burstRemaining]: 0,
-    };
+    months.at(now);
+    const resetIn = Math.max(1, Math.ceil((months.end - now) / 1000));
+    const used = quotas.used(client.id, months.key);
     if (used >= client.quota) {
-      headers[RATE_HEADERS.burstRemaining] = client.window.remaining(now, client.burstLimit);
-      headers['Retry-After'] = resetIn;
-      const e = new RateLimitError(`Monthly quota of ${client.quota} requests exceeded; try again later (the quota resets at the start of the next UTC month).`, resetIn);
-      sendProblem(res, e.toProblem(), headers);
+      const detail = `Monthly quota of ${client.quota} requests exceeded; try again later (the quota resets at the start of the next UTC month).`;
+      sendProblem(res, tooMany(detail, resetIn), rateHeaders(client, 0, resetIn, client.window.remaining(now, client.burstLimit), resetIn));
       return;
     }
     const burst = client.window.take(now, client.burstLimit);
-    if (!burst.allowed) {
-      headers['Retry-After'] = burst.retryAfter;
-      const e = new RateLimitError(`Burst limit of ${client.burstLimit} requests per minute exceeded; try again later.`, burst.retryAfter);
-      sendProblem(res, e.toProblem(), headers);
+    if (burst < 0) {
+      const detail = `Burst limit of ${client.burstLimit} requests per minute exceeded; try again later.`;
+      sendProblem(res, tooMany(detail, -burst), rateHeaders(client, client.quota - used, resetIn, 0, -burst));
       return;
     }
-    headers[RATE_HEADERS.burstRemaining] = burst.remaining;
-    headers[RATE_HEADERS.quotaRemaining] = Math.max(0, client.quota - quotas.increment(client.id, month.key));
+    const remaining = Math.max(0, client.quota - quotas.increment(client.id, months.key));
 
     let body: string;
     try {
       body = answer(geo, path, query);
     } catch (e) {
       if (!(e instanceof GeoLookupError) || e.status >= 500) throw e;
+      const headers = rateHeaders(client, remaining, resetIn, burst);
       // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
-      if (e.status === 404 && path.startsWith('/geo/')) {
+      if (e.status === 404 && !(e instanceof UnknownRouteError)) {
         headers['Cache-Control'] = cacheControl;
         headers['ETag'] = etag;
       }
       sendProblem(res, e.toProblem(), headers);
       return;
     }
-    headers['Cache-Control'] = cacheControl;
-    headers['ETag'] = etag;
-    const inm = req.headers['if-none-match'];
-    if (inm !== undefined && (inm === etag || inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+    if (seen.ifNoneMatch !== '' && etagMatches(seen.ifNoneMatch, etag)) {
+      const headers = rateHeaders(client, remaining, resetIn, burst);
+      headers['Cache-Control'] = cacheControl;
+      headers['ETag'] = etag;
       if (closing) headers['Connection'] = 'close';
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    headers['Content-Type'] = TEXT;
-    send(res, 200, headers, body);
+    // The hot path: one object literal, so the header object keeps one shape.
+    const headers: http.OutgoingHttpHeaders = {
+      'Content-Type': TEXT,
+      'Content-Length': body.length, // codes and booleans are ASCII
+      'Cache-Control': cacheControl,
+      ETag: etag,
+      'X-RateLimit-Limit': client.quota,
+      'X-RateLimit-Remaining': remaining,
+      'X-RateLimit-Reset': resetIn,
+      'X-RateLimit-Burst-Limit': client.burstLimit,
+      'X-RateLimit-Burst-Remaining': burst,
+    };
+    if (closing) headers['Connection'] = 'close';
+    res.writeHead(200, headers);
+    res.end(body);
+  }
+
+  function rateHeaders(client: Client, remaining: number, resetIn: number, burstRemaining: number, retryAfter?: number): http.OutgoingHttpHeaders {
+    const h: http.OutgoingHttpHeaders = {
+      [RATE_HEADERS.quotaLimit]: client.quota,
+      [RATE_HEADERS.quotaRemaining]: Math.max(0, remaining),
+      [RATE_HEADERS.quotaReset]: resetIn,
+      [RATE_HEADERS.burstLimit]: client.burstLimit,
+      [RATE_HEADERS.burstRemaining]: burstRemaining,
+    };
+    if (retryAfter !== undefined) h['Retry-After'] = retryAfter;
+    return h;
   }
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -333,7 +418,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     let p: Problem;
     if (err.code === 'HPE_HEADER_OVERFLOW') p = problem(431, `The request head is larger than ${maxHeaderSize} bytes.`);
     else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') p = problem(408, 'The request was not received in time.');
-    else if (badKeyLine(err)) p = new AuthenticationError('The X-API-Key value contains whitespace or control characters.').toProblem();
+    else if (badKeyLine(err)) p = problem(401, 'The X-API-Key value contains whitespace or control characters.', PROBLEM_TYPES.authentication);
     else p = problem(400, 'Malformed HTTP request.');
     const body = JSON.stringify(p);
     socket.end(
@@ -345,7 +430,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
   // Periodic work: write changed quota counts, forget idle anonymous windows.
   const timer = setInterval(() => {
     const now = clock();
-    quotas.flush(months.at(now).key).catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
+    quotas.flush(monthKey(now)).catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
     const stale = Math.floor(now / SLOT_MS) - WINDOW_SLOTS;
     for (const [id, w] of anonWindows) if (w.lastSlot < stale) anonWindows.delete(id);
   }, flushMs);
@@ -359,6 +444,11 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     finished = true;
     clearInterval(timer);
     keys.close();
+    // Also when an embedder calls server.close() rather than shutdown(): write the counts once writes in progress end.
+    quotas
+      .settle()
+      .then(() => quotas.flushSync(monthKey(clock())))
+      .catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
   };
   server.on('close', stopBackground);
 
@@ -366,7 +456,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
   return Object.assign(server, {
     etag,
     reloadKeys: () => keys.reload(),
-    flush: () => quotas.flush(months.at(clock()).key),
+    flush: () => quotas.flush(monthKey(clock())),
     shutdown(graceMs = 10_000): Promise<void> {
       stopping ??= new Promise<void>((resolve, reject) => {
         closing = true;
@@ -376,7 +466,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
           clearTimeout(cut);
           try {
             await quotas.settle();
-            quotas.flushSync(months.at(clock()).key);
+            quotas.flushSync(monthKey(clock()));
             resolve();
           } catch (e) {
             reject(e);

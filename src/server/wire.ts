@@ -4,20 +4,24 @@
 // before the parser does and records, per request, whether an X-API-Key line was padded.
 //
 // The scanner runs first (prependListener) and the parser emits 'request' synchronously
-// from the same chunk, so verdicts queue up in request order. A request with a body
-// (Content-Length > 0 or Transfer-Encoding) stops the scan: the server answers it with
-// Connection: close, so nothing after it on that connection is answered.
+// from the same chunk, so verdicts queue up in request order. A request body would throw
+// the count off: the server calls desync() on a request that has one, answers it with
+// Connection: close, and every later request on that connection gets UNKNOWN.
+//
+// Fast path: a chunk with no whitespace next to a colon or before a line end cannot hold
+// a padded value, so its heads are only counted (native Buffer.indexOf, no string made).
 
 import type { Socket } from 'node:net';
 
 export const PADDED = 1;
-export const HAS_BODY = 2;
-/** takeVerdict result when no head was scanned for this request. */
+/** takeVerdict result when the connection's heads could not be followed. */
 export const UNKNOWN = -1;
 
 const KEY_LINE = /\r\nx-api-key:([^\r\n]*)/gi;
-const BODY = /\r\n(?:content-length:[ \t]*0*[1-9]|transfer-encoding:)/i;
 const PAD = /^[ \t]|[ \t]$/;
+const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+// A space before a line end, two spaces after a colon, or a tab anywhere (rare in requests).
+const SUSPECT = [' \r', ':  ', '\t'].map((s) => Buffer.from(s, 'latin1'));
 
 interface ScanState {
   carry: string;
@@ -31,44 +35,61 @@ type Scanned = Socket & { [kScan]?: ScanState };
 
 function scanHead(head: string): number {
   let v = 0;
-  if (head.length > 10) {
-    KEY_LINE.lastIndex = 0;
-    for (let m = KEY_LINE.exec(head); m !== null; m = KEY_LINE.exec(head)) {
-      const raw = m[1];
-      // One space after the colon is the usual separator; anything more is padding.
-      if (PAD.test(raw.charCodeAt(0) === 32 ? raw.slice(1) : raw)) v |= PADDED;
-    }
-    if (BODY.test(head)) v |= HAS_BODY;
+  KEY_LINE.lastIndex = 0;
+  for (let m = KEY_LINE.exec(head); m !== null; m = KEY_LINE.exec(head)) {
+    const raw = m[1];
+    // One space after the colon is the usual separator; anything more is padding.
+    if (PAD.test(raw.charCodeAt(0) === 32 ? raw.slice(1) : raw)) v |= PADDED;
   }
   return v;
+}
+
+function suspicious(chunk: Buffer): boolean {
+  for (let i = 0; i < SUSPECT.length; i++) if (chunk.indexOf(SUSPECT[i]) !== -1) return true;
+  return false;
+}
+
+/** Counts complete heads in a clean chunk; returns where the unfinished rest starts. */
+function countHeads(chunk: Buffer, st: ScanState): number {
+  let start = 0;
+  const n = chunk.length;
+  for (;;) {
+    // The parser skips empty lines between requests; so does the scanner.
+    while (start < n && (chunk[start] === 13 || chunk[start] === 10)) start++;
+    if (start >= n) return n;
+    const end = chunk.indexOf(HEAD_END, start);
+    if (end === -1) return start;
+    st.queue.push(0);
+    start = end + 4;
+  }
+}
+
+/** The general case: text carried over from the previous chunk, or possible padding. */
+function scanText(str: string, st: ScanState): number {
+  let start = 0;
+  for (;;) {
+    let c = str.charCodeAt(start);
+    while (c === 13 || c === 10) c = str.charCodeAt(++start);
+    const end = str.indexOf('\r\n\r\n', start);
+    if (end === -1) return start;
+    st.queue.push(scanHead(str.slice(start, end + 2)));
+    start = end + 4;
+  }
 }
 
 function onData(this: Scanned, chunk: Buffer): void {
   const st = this[kScan];
   if (st === undefined || st.stopped) return;
-  const str = st.carry === '' ? chunk.toString('latin1') : st.carry + chunk.toString('latin1');
-  let start = 0;
-  for (;;) {
-    // The parser skips empty lines between requests; so does the scanner.
-    let c = str.charCodeAt(start);
-    while (c === 13 || c === 10) c = str.charCodeAt(++start);
-    const end = str.indexOf('\r\n\r\n', start);
-    if (end === -1) break;
-    const v = scanHead(str.slice(start, end + 2));
-    st.queue.push(v);
-    start = end + 4;
-    if (v & HAS_BODY) {
-      st.stopped = true;
-      st.carry = '';
-      return;
-    }
+  if (st.carry === '' && !suspicious(chunk)) {
+    const rest = countHeads(chunk, st);
+    if (rest < chunk.length) st.carry = chunk.toString('latin1', rest);
+  } else {
+    const str = st.carry + chunk.toString('latin1');
+    const rest = scanText(str, st);
+    st.carry = rest >= str.length ? '' : str.slice(rest);
   }
-  st.carry = start >= str.length ? '' : str.slice(start);
   // Beyond the header size limit the parser answers 431 and closes the connection.
-  if (st.carry.length > st.limit) {
-    st.stopped = true;
-    st.carry = '';
-  }
+  if (st.carry.length > st.limit) desync(this);
 }
 
 /** Starts scanning a new connection's request heads (call from the server's 'connection' event). */
@@ -77,9 +98,18 @@ export function scanConnection(socket: Socket, maxHeadBytes: number): void {
   socket.prependListener('data', onData);
 }
 
-/** The verdict for the next request on this socket: a PADDED | HAS_BODY bit set, or UNKNOWN. */
+/** Stops following this connection (a request with a body): later requests get UNKNOWN. */
+export function desync(socket: Socket): void {
+  const st = (socket as Scanned)[kScan];
+  if (st === undefined) return;
+  st.stopped = true;
+  st.carry = '';
+  st.queue.length = 0;
+}
+
+/** The verdict for the next request on this socket: 0, PADDED, or UNKNOWN. */
 export function takeVerdict(socket: Socket): number {
   const st = (socket as Scanned)[kScan];
-  if (st === undefined || st.queue.length === 0) return UNKNOWN;
+  if (st === undefined || st.stopped || st.queue.length === 0) return UNKNOWN;
   return st.queue.shift()!;
 }
