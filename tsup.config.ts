@@ -1,13 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts', 'client/index': 'src/client.ts' },
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts', 'client/index': 'src/client.ts', 'server/index': 'src/server/server.ts' },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client.ts' } },
+  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client.ts', 'server/index': 'src/server/server.ts' } },
   target: 'node20',
   platform: 'neutral',
   clean: true,
   sourcemap: true,
   splitting: false,
-  external: ['node:fs', 'node:path', 'node:url'],
+  external: [/^node:/],
 });

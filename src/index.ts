@@ -1,7 +1,7 @@
 // Node entry: the four operations on the embedded dataset (dist-data/world.geolookup),
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
@@ -19,10 +19,14 @@ export interface GeoLookupOptions {
   data: string | BinaryInput;
 }
 
-/** dist-data sits beside dist/ (built package) and src/ (sources) alike. */
+/**
+ * dist-data/ sits at the package root, beside src/ and dist/; entries built into
+ * dist/<name>/ (client, server) are one level deeper, so look up to two levels up.
+ */
 export function defaultDataPath(): string {
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-  return join(here, '..', 'dist-data', 'world.geolookup');
+  const candidates = [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup')];
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
 function readFile(path: string): Uint8Array {

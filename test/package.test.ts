@@ -30,6 +30,15 @@ describe('module formats', () => {
   });
 });
 
+describe('server entry', () => {
+  it('geolookup/server serves the embedded dataset over a real socket', () => {
+    const script = "import { createServer } from 'geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
+    const r = node(['--input-type=module', '-e', script]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('200 FRA');
+  });
+});
+
 describe('CLI', () => {
   const cli = (...args: string[]) => node(['dist/cli.js', ...args]);
   it('answers the four operations', () => {
