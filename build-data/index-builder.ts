@@ -306,9 +306,8 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
    * cost vertices. Covered means the land areas add up to exactly the window (no
    * gap, no overlap) and a grid of sample points all fall on land.
    */
-  function dropSeaUnderLand(pieces: Piece[], cell: Box): Piece[] {
+  function dropSeaUnderLand(pieces: Piece[], win: Box): Piece[] {
     if (!pieces.some((p) => p.part.sea) || !pieces.some((p) => !p.part.sea)) return pieces;
-    const win = expand(cell, opts.margin);
     const winArea = (win.x1 - win.x0) * (win.y1 - win.y0);
     let land = 0;
     for (const p of pieces) if (!p.part.sea) land += p.full ? winArea : partArea(p.rings);
@@ -332,7 +331,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
   function resolve(cell: Box, cPieces: Piece[], sPieces: Piece[], depth: number): number {
     const win = expand(cell, opts.margin);
-    cPieces = dropSeaUnderLand(cPieces, cell);
+    cPieces = dropSeaUnderLand(cPieces, win);
     const stage1 = layer(cPieces, cell);
     const countries = new Set<number>();
     for (const p of stage1.items) countries.add(p.part.country);

@@ -113,9 +113,13 @@ function toParts(feature: Feature, layer: Part['layer'], country: number, subdiv
 
 /** Smaller areas first (enclaves win); ties broken by codes so the order is total. */
 function rank(parts: Part[], key: (p: Part) => string): void {
-  const order = parts.map((p, i) => i);
-  order.sort((a, b) => parts[a].area - parts[b].area || (key(parts[a]) < key(parts[b]) ? -1 : key(parts[a]) > key(parts[b]) ? 1 : a - b));
-  order.forEach((idx, r) => (parts[idx].rank = r));
+  assignRanks(parts, (a, b) => a.area - b.area || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** Numbers parts offset, offset + 1, … in `cmp` order; ties keep input order, so ranks are total. */
+function assignRanks(parts: Part[], cmp: (a: Part, b: Part) => number, offset = 0): void {
+  const order = parts.map((p, i) => i).sort((a, b) => cmp(parts[a], parts[b]) || a - b);
+  order.forEach((idx, r) => (parts[idx].rank = offset + r));
 }
 
 /**
@@ -166,9 +170,7 @@ function applyDisputes(layers: Part[][], policy: Policy, countryIndex: Map<strin
       if (winner && loser && loser.rank < winner.rank) loser.rank = winner.rank + 0.5;
     });
   }
-  const parts = layers.flat();
-  const order = parts.map((p, i) => i).sort((a, b) => parts[a].rank - parts[b].rank);
-  order.forEach((idx, r) => (parts[idx].rank = r));
+  assignRanks(layers.flat(), (a, b) => a.rank - b.rank);
 }
 
 export function loadSources(config: BuildConfig, here: string): Sources {
@@ -237,10 +239,10 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     // and Western Sahara.
     const landArea = new Map<number, number>();
     for (const p of landParts) landArea.set(p.country, (landArea.get(p.country) ?? 0) + p.area);
-    const byLand = seaParts.map((p, i) => i).sort((a, b) => (landArea.get(seaParts[a].country) ?? 0) - (landArea.get(seaParts[b].country) ?? 0) || seaParts[a].area - seaParts[b].area || seaParts[a].country - seaParts[b].country);
-    byLand.forEach((idx, r) => (seaParts[idx].rank = r));
+    const land = (p: Part) => landArea.get(p.country) ?? 0;
+    // Ranked after every land part, so sea answers only where no land does.
+    assignRanks(seaParts, (a, b) => land(a) - land(b) || a.area - b.area || a.country - b.country, landParts.length);
     for (const p of seaParts) p.sea = true;
-    for (const p of seaParts) p.rank += landParts.length;
   }
   const countryParts = [...landParts, ...seaParts];
   if (iso) applyDisputes([landParts, seaParts], policy, countryIndex);
