@@ -8,9 +8,18 @@ const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)$/;
 /** Longer strings are refused before any parsing, so huge inputs cost nothing. */
 export const MAX_COORDINATE_CHARS = 64;
 
+/** Array.isArray throws on a revoked Proxy; such a value is just "an object" here. */
+function isArray(value: unknown): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (isArray(value)) return 'an array';
   const t = typeof value;
   if (t === 'string') {
     const s = value as string;
