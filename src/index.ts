@@ -19,14 +19,51 @@ export interface GeoLookupOptions {
   data: string | BinaryInput;
 }
 
+/** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
+export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';
+
+const FIX_HINT =
+  `set ${DATA_PATH_ENV} to the path of world.geolookup, or pass its bytes: createGeoLookup(readFileSync(path))`;
+
 /**
- * dist-data/ sits at the package root, beside src/ and dist/; entries built into
- * dist/<name>/ (client, server) are one level deeper, so look up to two levels up.
+ * The folder of this module. import.meta.url first: `node -e` and the REPL define a global
+ * __dirname ('.') that an ES module would otherwise pick up. CommonJS builds (tsup, esbuild)
+ * turn import.meta into {}, and have a real __dirname.
+ */
+function moduleDir(): string {
+  const url: unknown = import.meta.url;
+  if (typeof url === 'string' && url.startsWith('file:')) return dirname(fileURLToPath(url));
+  if (typeof __dirname === 'string') return __dirname;
+  throw new DataError(`cannot locate the embedded dataset from this module (${String(url)}): ${FIX_HINT}`);
+}
+
+/**
+ * $GEOLOOKUP_DATA when set; else dist-data/world.geolookup at the package root, beside src/
+ * and dist/ (entries built into dist/<name>/, such as client and server, are one level deeper,
+ * so look up to two levels up).
  */
 export function defaultDataPath(): string {
-  const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  const fromEnv = process.env[DATA_PATH_ENV];
+  if (fromEnv) return fromEnv;
+  const here = moduleDir();
   const candidates = [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup')];
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+/** Why the default dataset is missing and what to do, for the DataError that reports it. */
+function defaultDataHint(path: string): string {
+  let isDefault = false;
+  try {
+    isDefault = path === defaultDataPath();
+  } catch {
+    // no default location in this environment: the path came from the caller
+  }
+  if (!isDefault) return '';
+  if (process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
+  return (
+    ` (the embedded dataset is looked for in the package's dist-data/; in a source checkout run \`npm run build-data\`;` +
+    ` in a bundled app (esbuild, webpack, Electron) ship the file and ${FIX_HINT})`
+  );
 }
 
 function readFile(path: string): Uint8Array {
@@ -34,8 +71,7 @@ function readFile(path: string): Uint8Array {
     return readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const hint = path === defaultDataPath() ? ' (run `npm run build-data` to build the embedded dataset)' : '';
-    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${hint}`, { cause: err });
+    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, { cause: err });
   }
 }
 
