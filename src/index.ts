@@ -40,14 +40,18 @@ function moduleDir(): string {
 /**
  * $GEOLOOKUP_DATA when set; else dist-data/world.geolookup at the package root, beside src/
  * and dist/ (entries built into dist/<name>/, such as client and server, are one level deeper,
- * so look up to two levels up).
+ * so look up to two levels up); else a dist-data/ shipped beside a bundled app's file.
  */
 export function defaultDataPath(): string {
   const fromEnv = process.env[DATA_PATH_ENV];
   if (fromEnv) return fromEnv;
-  const here = moduleDir();
-  const candidates = [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup')];
+  const candidates = defaultCandidates();
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+function defaultCandidates(): string[] {
+  const here = moduleDir();
+  return [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup'), join(here, 'dist-data', 'world.geolookup')];
 }
 
 /** Why the default dataset is missing and what to do, for the DataError that reports it. */
@@ -61,7 +65,7 @@ function defaultDataHint(path: string): string {
   if (!isDefault) return '';
   if (process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
   return (
-    ` (the embedded dataset is looked for in the package's dist-data/; in a source checkout run \`npm run build-data\`;` +
+    ` (the embedded dataset was looked for at ${defaultCandidates().join(', ')}; in a source checkout run \`npm run build-data\`;` +
     ` in a bundled app (esbuild, webpack, Electron) ship the file and ${FIX_HINT})`
   );
 }
