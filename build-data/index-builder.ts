@@ -43,6 +43,8 @@ export interface BuiltIndex {
   /** Per level-0 cell: its single country + 2 (1 = none), or 0 when mixed. */
   gridCountry: Uint16Array;
   blocks: Uint32Array;
+  /** Per block entry: the child's single country + 2 (1 = none), 0 when it holds several. */
+  blockCountry: Uint16Array;
   records: Uint32Array;
   coords: Uint16Array;
   regions: Uint16Array;
@@ -144,6 +146,7 @@ function partition(pieces: Piece[], cell: Box, nx: number, ny: number, margin: n
 
 export function buildIndex(countryParts: Part[], subdivisionParts: Part[], countryCount: number, subdivisionCount: number, opts: IndexOptions): BuiltIndex {
   const blocks = new Grow(Uint32Array);
+  const blockCountry = new Grow(Uint16Array);
   const records = new Grow(Uint32Array);
   const coords = new Grow(Uint16Array);
   const stats = { seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
@@ -326,6 +329,12 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return pieces.filter((p) => !p.part.sea);
   }
 
+  function trimTrailing(pieces: Piece[], answer: (p: Piece) => number, fallback: number): Piece[] {
+    let n = pieces.length;
+    while (n > 0 && answer(pieces[n - 1]) === fallback) n--;
+    return n === pieces.length ? pieces : pieces.slice(0, n);
+  }
+
   /** Set by resolve(): 0 when the cell holds several countries, else country index + 2 (1 = no country). */
   let uniform = 0;
 
@@ -333,38 +342,41 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     const win = expand(cell, opts.margin);
     cPieces = dropSeaUnderLand(cPieces, win);
     const stage1 = layer(cPieces, cell);
+    const defaultCountry = stage1.full ? stage1.full.part.country : -1;
+    // What the leaf record lists: pieces at the end that give the default's answer
+    // change nothing (a point they hold would get that answer anyway), so they go.
+    // Children still receive every piece: the overlap report counts what hides what.
+    const cItems1 = trimTrailing(stage1.items, (p) => p.part.country, defaultCountry);
     const countries = new Set<number>();
-    for (const p of stage1.items) countries.add(p.part.country);
-    if (stage1.full) countries.add(stage1.full.part.country);
+    for (const p of cItems1) countries.add(p.part.country);
+    if (stage1.full) countries.add(defaultCountry);
 
-    const stage2 = new Map<number, { items: Piece[]; full: Piece | null }>();
+    const stage2 = new Map<number, { items: Piece[]; full: Piece | null; kept: Piece[] }>();
     let needsFallback = false;
     for (const c of countries) {
       const s = layer(sPieces.filter((p) => p.part.country === c));
-      stage2.set(c, s);
+      const kept = s.full ? trimTrailing(s.items, (p) => p.part.subdivision, s.full.part.subdivision) : s.items;
+      stage2.set(c, { ...s, kept });
       if (!s.full && hasSubdivisions[c]) needsFallback = true;
     }
 
-    const defaultCountry = stage1.full ? stage1.full.part.country : -1;
-    const cellUniform = stage1.items.length === 0 ? defaultCountry + 2 : 0;
+    const cellUniform = cItems1.length === 0 ? defaultCountry + 2 : 0;
     uniform = cellUniform;
-    if (stage1.items.length === 0) {
+    if (cItems1.length === 0) {
       const s = defaultCountry < 0 ? null : stage2.get(defaultCountry)!;
-      if (!s || (s.items.length === 0 && (s.full || !hasSubdivisions[defaultCountry]))) {
+      if (!s || (s.kept.length === 0 && (s.full || !hasSubdivisions[defaultCountry]))) {
         stats.fullCells++;
         return region(defaultCountry, s?.full ? s.full.part.subdivision : -1);
       }
     }
 
-    let vertices = countVertices(stage1.items);
-    for (const s of stage2.values()) vertices += countVertices(s.items);
+    let vertices = countVertices(cItems1);
+    for (const s of stage2.values()) vertices += countVertices(s.kept);
     const split = depth < opts.fanouts.length && (depth === 0 || vertices > opts.maxLeafVertices || (needsFallback && depth < opts.fallbackDepth));
     if (split) {
       const f = opts.fanouts[depth];
-      // A block starts with a header word: the cell's single country + 2 (1 = none), or
-      // 0 when mixed, so country lookups stop here without descending.
-      const at = blocks.reserve(1 + f * f);
-      blocks.data[at] = cellUniform;
+      const at = blocks.reserve(f * f);
+      blockCountry.reserve(f * f);
       stats.blocks++;
       // Only pieces that can still matter go down: partial ones and the first full one per layer.
       const cKeep = stage1.full ? [...stage1.items, stage1.full] : stage1.items;
@@ -373,7 +385,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       const childC = partition(cKeep, cell, f, f, opts.margin);
       const childS = partition(sKeep, cell, f, f, opts.margin);
       for (let k = 0; k < f * f; k++) {
-        blocks.data[at + 1 + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+        blocks.data[at + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+        // Country lookups read this beside the entry and stop when the child holds one country.
+        blockCountry.data[at + k] = uniform;
       }
       uniform = cellUniform;
       return ((TAG_BLOCK << TAG_SHIFT) | at) >>> 0;
@@ -398,11 +412,12 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
           sDefault = nearestSubdivision(c, cx, cy);
         }
       }
-      const items = quantiseItems(s.items, (p) => region(c, p.part.subdivision), win);
+      const kept = s.full ? s.kept : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
+      const items = quantiseItems(kept, (p) => region(c, p.part.subdivision), win);
       if (items.length === 0) countryEntry.set(c, region(c, sDefault));
       else pending.push([region(c, sDefault), items, c]);
     }
-    const cItems = quantiseItems(stage1.items, (p) => p.part.country, win);
+    const cItems = quantiseItems(cItems1, (p) => p.part.country, win);
     // Stage-1 record first, so nested records always sit at higher offsets.
     const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
     for (const [def, items, c] of pending) {
@@ -435,11 +450,14 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   }
 
   // Pad so a block pointer near the end still has a whole block after it (the reader checks that).
-  blocks.reserve(1 + Math.max(...opts.fanouts.map((f) => f * f)));
+  const pad = Math.max(...opts.fanouts.map((f) => f * f));
+  blocks.reserve(pad);
+  blockCountry.reserve(pad);
   return {
     grid,
     gridCountry,
     blocks: blocks.result(),
+    blockCountry: blockCountry.result(),
     records: records.result(),
     coords: coords.result(),
     regions: Uint16Array.from(regionList),

@@ -47,6 +47,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     grid: bytesOf(index.grid),
     gridcountry: bytesOf(index.gridCountry),
     blocks: bytesOf(index.blocks),
+    blockcountry: bytesOf(index.blockCountry),
     records: bytesOf(index.records),
     coords: bytesOf(index.coords),
     regions: bytesOf(index.regions),

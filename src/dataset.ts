@@ -56,6 +56,8 @@ export interface Dataset {
   /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
   gridCountry: Uint16Array;
   blocks: Uint32Array;
+  /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
+  blockCountry: Uint16Array;
   records: Uint32Array;
   coords: Uint16Array;
   fanouts: Int32Array;
@@ -111,10 +113,12 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   const gridCountry = typed(section(payload, 2, name), Uint16Array, name, 'gridcountry');
   if (gridCountry.length !== grid.length) throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
   const blocks = typed(section(payload, 3, name), Uint32Array, name, 'blocks');
-  const records = typed(section(payload, 4, name), Uint32Array, name, 'records');
-  const coords = typed(section(payload, 5, name), Uint16Array, name, 'coords');
-  const regions = typed(section(payload, 6, name), Uint16Array, name, 'regions');
-  const fb = section(payload, 7, name);
+  const blockCountry = typed(section(payload, 4, name), Uint16Array, name, 'blockcountry');
+  if (blockCountry.length !== blocks.length) throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
+  const records = typed(section(payload, 5, name), Uint32Array, name, 'records');
+  const coords = typed(section(payload, 6, name), Uint16Array, name, 'coords');
+  const regions = typed(section(payload, 7, name), Uint16Array, name, 'regions');
+  const fb = section(payload, 8, name);
   const flatbush = fb.buffer.slice(fb.byteOffset, fb.byteOffset + fb.byteLength) as ArrayBuffer;
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -143,6 +147,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
   checkEntries(grid, blocks, records, coords, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
+  for (let i = 0; i < blockCountry.length; i++) if (blockCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: blockcountry names country ${blockCountry[i] - 2} (corrupted index)`);
 
   const margin = meta.params.margin;
   return {
@@ -150,6 +155,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     grid,
     gridCountry,
     blocks,
+    blockCountry,
     records,
     coords,
     fanouts: Int32Array.from(meta.params.fanouts),
@@ -206,7 +212,7 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
       if (v >= regionCount) bad(`region ${v} out of range`);
     } else if (tag === 1) {
       if (inRecord) bad('record item points at a block');
-      if (v + 1 + maxBlock > blocks.length || v <= from || blocks[v] > countryCount + 1) bad(`child block at ${v} out of range`);
+      if (v + maxBlock > blocks.length || v <= from) bad(`child block at ${v} out of range`);
     } else if (tag === 2) {
       if (v >= records.length || !starts[v] || (inRecord && v <= from)) bad(`record pointer ${v} invalid`);
     } else bad(`unknown entry tag ${tag}`);

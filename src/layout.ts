@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'records', 'coords', 'regions', 'flatbush', 'boxcodes'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'records', 'coords', 'regions', 'flatbush', 'boxcodes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -12,8 +12,9 @@ export const GRID_ROWS = 180;
 /**
  * A cell entry is a Uint32. The top two bits say what the low 30 bits are:
  *   0: a region id (0 = no country here)
- *   1: offset of a child block in `blocks`: a header word (the block's single country + 2,
- *      1 = no country, 0 = mixed), then fanout² entries, row-major from the south-west
+ *   1: offset of a child block in `blocks`: fanout² entries, row-major from the south-west;
+ *      `blockcountry` holds, at the same offsets, each child's single country + 2
+ *      (1 = no country, 0 = several), so country lookups stop a level early
  *   2: offset of a geometry record in `records`
  */
 export const TAG_SHIFT = 30;
@@ -32,7 +33,7 @@ export const VALUE_MASK = 0x3fffffff;
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
-/** gridcountry / block header: country index + 2; 1 = no country; 0 = several countries. */
+/** gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries. */
 export const UNIFORM_MIXED = 0;
 
 /** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */

@@ -36,6 +36,7 @@ function descend(ds: Dataset, lat: number, lon: number, countryOnly: boolean): n
   let px = x - col;
   let py = y - row;
   const blocks = ds.blocks;
+  const blockCountry = ds.blockCountry;
   const fanouts = ds.fanouts;
   const maxDepth = fanouts.length;
   let depth = 0;
@@ -50,9 +51,12 @@ function descend(ds: Dataset, lat: number, lon: number, countryOnly: boolean): n
     if (cy === f) cy--;
     px = sx - cx;
     py = sy - cy;
-    const block = e & 0x3fffffff;
-    if (countryOnly && blocks[block] !== 0) return -blocks[block];
-    e = blocks[block + 1 + cy * f + cx];
+    const at = (e & 0x3fffffff) + cy * f + cx;
+    if (countryOnly) {
+      const u = blockCountry[at];
+      if (u !== 0) return -u;
+    }
+    e = blocks[at];
   } while (e >>> 30 === 1);
   fx = px;
   fy = py;
