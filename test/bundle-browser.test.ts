@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import * as lib from '../src/index.js';
 import { serveStatic, type StaticServer } from './support/static-server.js';
 
@@ -49,7 +49,7 @@ function points(count: number, seed: number): Point[] {
 describe.skipIf(!hasChromium)('browser bundle in headless Chromium', () => {
   let outDir: string;
   let server: StaticServer;
-  let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let userDataDir: string;
   const pageErrors: string[] = [];
@@ -75,12 +75,12 @@ describe.skipIf(!hasChromium)('browser bundle in headless Chromium', () => {
     }
     server = await serveStatic(outDir);
     const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(userDataDir, {
+    // A persistent context on a fresh profile folder: nothing from a user's profile leaks in.
+    context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    browser = context.browser()!;
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => {
@@ -91,8 +91,7 @@ describe.skipIf(!hasChromium)('browser bundle in headless Chromium', () => {
   });
 
   afterAll(async () => {
-    await page?.context().close();
-    await browser?.close();
+    await context?.close();
     await server?.close();
     if (outDir) rmSync(outDir, { recursive: true, force: true });
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
