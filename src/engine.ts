@@ -1,7 +1,7 @@
 // The four operations of the lookup service over one loaded dataset.
 
 import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
-import { NotFoundError, ValidationError, type FieldErrors } from './errors.js';
+import { DataError, NotFoundError, ValidationError, type FieldErrors } from './errors.js';
 import { locate, locateCountry } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
@@ -152,7 +152,42 @@ export function createEngine(ds: Dataset): GeoLookup {
   };
 }
 
+/**
+ * What readDataset takes on trust from the metadata JSON, which the checksum cannot vouch for
+ * in a re-sealed or hand-edited file: index parameters the descent relies on, and subdivision
+ * parent chains without cycles (isInSubdivision walks them; a cycle would never end).
+ */
+function checkMeta(ds: Dataset, name: string): void {
+  const bad = (what: string): never => {
+    throw new DataError(`${name}: ${what} (corrupted metadata)`);
+  };
+  const { fanouts, margin } = ds.meta.params;
+  if (fanouts.length === 0 || fanouts.length > 32 || !fanouts.every((f) => Number.isInteger(f) && f >= 1 && f <= 4096)) bad('index fanouts are not small positive integers');
+  if (typeof margin !== 'number' || !(margin >= 0 && margin < 1)) bad('index margin out of range');
+  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string')) bad('a code is not a string');
+  const parent = ds.subdivisionParent;
+  const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end
+  for (let i = 0; i < parent.length; i++) {
+    let s = i;
+    while (s >= 0 && state[s] === 0) {
+      state[s] = 1;
+      s = parent[s];
+    }
+    if (s >= 0 && state[s] === 1) bad(`subdivision ${ds.subdivisionCodes[s]} is its own ancestor`);
+    for (s = i; s >= 0 && state[s] === 1; s = parent[s]) state[s] = 2;
+  }
+}
+
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */
 export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset'): GeoLookup {
-  return createEngine(readDataset(data, name));
+  let ds: Dataset;
+  try {
+    ds = readDataset(data, name);
+  } catch (e) {
+    // Metadata of the wrong shape (a null where an object belongs) fails inside readDataset.
+    if (e instanceof DataError) throw e;
+    throw new DataError(`${name}: malformed dataset (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+  checkMeta(ds, name);
+  return createEngine(ds);
 }
