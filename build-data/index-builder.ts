@@ -46,7 +46,6 @@ export interface BuiltIndex {
   /** Per block entry: the child's single country + 2 (1 = none), 0 when it holds several. */
   blockCountry: Uint16Array;
   records: Uint32Array;
-  coords: Uint16Array;
   regions: Uint16Array;
   stats: Record<string, number>;
   gapDistancesKm: number[];
@@ -148,7 +147,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   const blocks = new Grow(Uint32Array);
   const blockCountry = new Grow(Uint16Array);
   const records = new Grow(Uint32Array);
-  const coords = new Grow(Uint16Array);
+  let coordVertices = 0;
   const stats = { seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
   const gapDistancesKm: number[] = [];
 
@@ -269,27 +268,37 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
   /** Writes a record at `at`; `items` are [entry, quantised rings]; `country` is set for a country's subdivision record. */
   function writeRecord(defaultEntry: number, items: [number, number[][]][], at: number, country: number): void {
-    records.data[at] = items.length;
-    records.data[at + 1] = defaultEntry;
-    records.data[at + 2] = country + 1;
+    const data = records.data;
+    data[at] = items.length;
+    data[at + 1] = defaultEntry;
+    data[at + 2] = country + 1;
     let p = at + 3;
+    // Vertices follow the item list in the same array (one word per vertex, x in the low
+    // half), so the ring test reads memory the header read has just brought in.
+    let v = at + headerSize(items);
     for (const [entry, rings] of items) {
-      records.data[p] = entry;
-      records.data[p + 1] = rings.length;
+      data[p] = entry;
+      data[p + 1] = rings.length;
       p += 2;
       for (const ring of rings) {
-        const start = coords.reserve(ring.length);
-        coords.data.set(ring, start);
-        records.data[p] = start >> 1;
-        records.data[p + 1] = ring.length >> 1;
+        data[p] = v;
+        data[p + 1] = ring.length >> 1;
         p += 2;
+        for (let i = 0; i < ring.length; i += 2) data[v++] = (ring[i] | (ring[i + 1] << 16)) >>> 0;
       }
     }
+    coordVertices += v - p;
+  }
+
+  function headerSize(items: [number, number[][]][]): number {
+    let n = 3;
+    for (const [, rings] of items) n += 2 + 2 * rings.length;
+    return n;
   }
 
   function recordSize(items: [number, number[][]][]): number {
-    let n = 3;
-    for (const [, rings] of items) n += 2 + 2 * rings.length;
+    let n = headerSize(items);
+    for (const [, rings] of items) for (const r of rings) n += r.length >> 1;
     return n;
   }
 
@@ -459,9 +468,8 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     blocks: blocks.result(),
     blockCountry: blockCountry.result(),
     records: records.result(),
-    coords: coords.result(),
     regions: Uint16Array.from(regionList),
-    stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices: coords.length >> 1 },
+    stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices },
     gapDistancesKm,
     overlaps: [...overlaps.values()].sort((a, b) => b.km2 - a.km2),
     usedSubdivisions: [...used].map((r) => regionList[2 * r + 1]).filter((s) => s !== NONE16),

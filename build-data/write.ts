@@ -49,7 +49,6 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     blocks: bytesOf(index.blocks),
     blockcountry: bytesOf(index.blockCountry),
     records: bytesOf(index.records),
-    coords: bytesOf(index.coords),
     regions: bytesOf(index.regions),
     flatbush,
     boxcodes: bytesOf(boxcodes),

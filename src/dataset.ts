@@ -116,9 +116,10 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   const blockCountry = typed(section(payload, 4, name), Uint16Array, name, 'blockcountry');
   if (blockCountry.length !== blocks.length) throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
   const records = typed(section(payload, 5, name), Uint32Array, name, 'records');
-  const coords = typed(section(payload, 6, name), Uint16Array, name, 'coords');
-  const regions = typed(section(payload, 7, name), Uint16Array, name, 'regions');
-  const fb = section(payload, 8, name);
+  // Ring vertices live inside the records (x, y Uint16 halves of one word each).
+  const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
+  const regions = typed(section(payload, 6, name), Uint16Array, name, 'regions');
+  const fb = section(payload, 7, name);
   const flatbush = fb.buffer.slice(fb.byteOffset, fb.byteOffset + fb.byteLength) as ArrayBuffer;
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -145,7 +146,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, blocks, records, coords, regionCount, countryCodes.length, meta.params.fanouts, name);
+  checkEntries(grid, blocks, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < blockCountry.length; i++) if (blockCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: blockcountry names country ${blockCountry[i] - 2} (corrupted index)`);
 
@@ -181,7 +182,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
  * on a record start or inside `blocks`, and block and record pointers found in
  * blocks or records only point forward (the builder writes parents first).
  */
-function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, coords: Uint16Array, regionCount: number, countryCount: number, fanouts: number[], name: string): void {
+function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, regionCount: number, countryCount: number, fanouts: number[], name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
@@ -189,21 +190,7 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
   const starts = new Uint8Array(records.length + 1);
   for (let r = 0; r < records.length; ) {
     starts[r] = 1;
-    const n = records[r];
-    let p = r + RECORD_HEADER;
-    if (p > records.length) bad(`record at ${r} overruns`);
-    if (records[r + 2] > countryCount) bad(`record at ${r} names country ${records[r + 2] - 1}`);
-    for (let i = 0; i < n; i++) {
-      if (p + 2 > records.length) bad(`record at ${r} overruns`);
-      const rings = records[p + 1];
-      p += 2;
-      if (p + 2 * rings > records.length) bad(`record at ${r} overruns`);
-      for (let k = 0; k < rings; k++, p += 2) {
-        if (records[p + 1] < 3 || (records[p] + records[p + 1]) * 2 > coords.length) bad(`ring in record ${r} out of range`);
-      }
-    }
-    if (p <= r + 1 || p > records.length) bad(`record at ${r} overruns`);
-    r = p;
+    r = recordEnd(records, r, countryCount, bad);
   }
   const check = (e: number, from: number, inRecord: boolean): void => {
     const tag = e >>> TAG_SHIFT;
@@ -227,6 +214,38 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
       check(records[p], r, true);
       p += 2 + 2 * records[p + 1];
     }
-    r = p;
+    r = recordEnd(records, r, countryCount, bad);
   }
+}
+
+/**
+ * The word after the record at r: header, item list, then every ring's vertices
+ * back to back in item order. Rings must sit exactly there, so no ring can reach
+ * into another record or past the array.
+ */
+function recordEnd(records: Uint32Array, r: number, countryCount: number, bad: (what: string) => never): number {
+  const len = records.length;
+  if (r + RECORD_HEADER > len) bad(`record at ${r} overruns`);
+  if (records[r + 2] > countryCount) bad(`record at ${r} names country ${records[r + 2] - 1}`);
+  const n = records[r];
+  let p = r + RECORD_HEADER;
+  for (let i = 0; i < n; i++) {
+    if (p + 2 > len) bad(`record at ${r} overruns`);
+    const rings = records[p + 1];
+    p += 2 + 2 * rings;
+    if (p > len) bad(`record at ${r} overruns`);
+  }
+  let v = p;
+  p = r + RECORD_HEADER;
+  for (let i = 0; i < n; i++) {
+    const rings = records[p + 1];
+    p += 2;
+    for (let k = 0; k < rings; k++, p += 2) {
+      const count = records[p + 1];
+      if (records[p] !== v || count < 3 || v + count > len) bad(`ring in record ${r} out of place`);
+      v += count;
+    }
+  }
+  if (v <= r + 1) bad(`record at ${r} overruns`);
+  return v;
 }

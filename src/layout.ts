@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'records', 'coords', 'regions', 'flatbush', 'boxcodes'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'records', 'regions', 'flatbush', 'boxcodes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -29,7 +29,9 @@ export const VALUE_MASK = 0x3fffffff;
  * Items are tested in order and the first whose rings hold the point (even-odd
  * over the item's rings) gives its entry; else the default entry applies. An
  * entry may itself be a record (country first, then its subdivisions).
- * Ring vertices are Uint16 pairs in `coords`, quantised over the cell window.
+ * A ring is (start, length): its vertices are words start… of `records` itself, right
+ * after the record's item list, each an x (low 16 bits) and y (high 16 bits) quantised
+ * over the cell window; the runtime reads them through a Uint16 view of the same bytes.
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
