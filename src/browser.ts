@@ -7,6 +7,7 @@ export * from './errors.js';
 export type { GeoLookup } from './engine.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
 export type { BinaryInput } from './container.js';
+export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';
 
 /** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */
 export function createGeoLookup(options: { data: BinaryInput } | BinaryInput): GeoLookup {

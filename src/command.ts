@@ -2,6 +2,7 @@
 
 import { createGeoLookup, defaultDataPath, GeoLookupError, NotFoundError, ValidationError } from './index.js';
 import { runKeys, runServe } from './serve-cli.js';
+import { runBatch } from './batch-cli.js';
 
 export const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3 } as const;
 
@@ -14,6 +15,7 @@ Usage:
   geolookup in-subdivision <CODE> <lat> <lon>    true or false
   geolookup serve --keys FILE [--port N]         the HTTP API, self-hosted (serve --help)
   geolookup keys create|revoke|list --keys FILE  manage the server's API keys (keys --help)
+  geolookup batch [FILE|-] [> out.csv]           every row of a CSV / NDJSON file, on all cores (batch --help)
 
 Options:
   --json         print {"data": ...} or {"error": problem} as JSON
@@ -26,6 +28,7 @@ Errors go to stderr.`;
 export function run(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   if (argv[0] === 'serve') return runServe(argv.slice(1), out, err);
   if (argv[0] === 'keys') return runKeys(argv.slice(1), out, err);
+  if (argv[0] === 'batch') return runBatch(argv.slice(1), out, err);
   let json = false;
   let data: string | undefined;
   const pos: string[] = [];

@@ -5,8 +5,10 @@ import { DataError, NotFoundError, ValidationError, type FieldErrors } from './e
 import { locate, locateCountry } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
+import { batchMethods, type BatchLookup } from './batch.js';
 
-export interface GeoLookup {
+/** The four operations, plus the typed-array batch forms (src/batch.ts). */
+export interface GeoLookup extends BatchLookup {
   /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError at sea, in Antarctica or on unclaimed land. */
   countryFromGps(latitude: number | string, longitude: number | string): string;
   /** Most specific ISO 3166-2 code held at the point; NotFoundError where there is none. */
@@ -149,6 +151,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     },
     countries: () => countries,
     subdivisions: () => subdivisions,
+    ...batchMethods(ds),
   };
 }
 

@@ -13,6 +13,8 @@ export * from './errors.js';
 export type { GeoLookup } from './engine.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
 export type { BinaryInput } from './container.js';
+export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';
+import type { IndexArray } from './batch.js';
 
 export interface GeoLookupOptions {
   /** A dataset file path, or its bytes (Buffer, Uint8Array, ArrayBuffer). */
@@ -123,4 +125,30 @@ export function subdivisions(): readonly SubdivisionInfo[] {
 /** Sources, versions, licences and build statistics of the embedded dataset. */
 export function datasetInfo(): DatasetMeta {
   return (embedded ?? preload()).meta;
+}
+
+// Typed-array batch forms on the embedded dataset; see BatchLookup in src/batch.ts.
+/** Country index per point into countryCodes(); NOT_FOUND (-1) or INVALID_COORDINATE (-2) otherwise. */
+export function countryIndexes(latitudes: Float64Array, longitudes: Float64Array, out?: IndexArray): IndexArray {
+  return (embedded ?? preload()).countryIndexes(latitudes, longitudes, out);
+}
+/** Subdivision index per point into subdivisionCodes(); NOT_FOUND (-1) or INVALID_COORDINATE (-2) otherwise. */
+export function subdivisionIndexes(latitudes: Float64Array, longitudes: Float64Array, out?: IndexArray): IndexArray {
+  return (embedded ?? preload()).subdivisionIndexes(latitudes, longitudes, out);
+}
+/** Country code per point, null where none; ValidationError for an invalid point. */
+export function countriesFromGps(latitudes: Float64Array, longitudes: Float64Array): (string | null)[] {
+  return (embedded ?? preload()).countriesFromGps(latitudes, longitudes);
+}
+/** Subdivision code per point, null where none; ValidationError for an invalid point. */
+export function subdivisionsFromGps(latitudes: Float64Array, longitudes: Float64Array): (string | null)[] {
+  return (embedded ?? preload()).subdivisionsFromGps(latitudes, longitudes);
+}
+/** The code table countryIndexes points into. */
+export function countryCodes(): readonly string[] {
+  return (embedded ?? preload()).countryCodes();
+}
+/** The code table subdivisionIndexes points into. */
+export function subdivisionCodes(): readonly string[] {
+  return (embedded ?? preload()).subdivisionCodes();
 }

@@ -1,0 +1,136 @@
+// node --import tsx bench/batch.ts
+//
+// 1. The typed-array batch API against the single-point functions, same points.
+// 2. `geolookup batch` (the built CLI, whole pipeline: read, parse, look up, write
+//    a file) on a seeded CSV of BENCH_BATCH_ROWS rows (default 10 M), with 1 worker,
+//    2 workers and all cores, BENCH_BATCH_REPEAT times each (alternating, best kept:
+//    on a shared machine the best run is the one least disturbed by others).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as geo from '../src/index.js';
+import { cityPoints, spherePoints, type Points } from './points.js';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
+const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 2);
+const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+console.log(`geolookup batch bench, node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`load average at start: ${load()}`);
+
+// ---- 1. typed-array API vs single point ----
+geo.preload();
+function best(rounds: number, fn: () => void): number {
+  let ms = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    fn();
+    ms = Math.min(ms, performance.now() - t0);
+  }
+  return ms;
+}
+console.log('\n### Typed-array batch API vs single-point (points/s, best of 5)\n');
+console.log('| points | operation | single-point loop | typed-array batch | batch / single |');
+console.log('|---|---|---|---|---|');
+const sets: [string, Points][] = [
+  ['random sphere (1M)', spherePoints(1_000_000)],
+  ['near cities (1M)', cityPoints(1_000_000)],
+];
+let sink = 0;
+for (const [name, p] of sets) {
+  const n = p.lat.length;
+  const out = new Int16Array(n);
+  const pairs: [string, () => void, () => void][] = [
+    [
+      'country',
+      () => {
+        for (let i = 0; i < n; i++) if (geo.tryCountryFromGps(p.lat[i], p.lon[i]) !== null) sink++;
+      },
+      () => void geo.countryIndexes(p.lat, p.lon, out),
+    ],
+    [
+      'subdivision',
+      () => {
+        for (let i = 0; i < n; i++) if (geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) !== null) sink++;
+      },
+      () => void geo.subdivisionIndexes(p.lat, p.lon, out),
+    ],
+  ];
+  for (const [op, single, batched] of pairs) {
+    let s = Infinity;
+    let b = Infinity;
+    for (let r = 0; r < 5; r++) {
+      s = Math.min(s, best(1, single));
+      b = Math.min(b, best(1, batched));
+    }
+    console.log(`| ${name} | ${op} | ${fmt((n / s) * 1000)} | ${fmt((n / b) * 1000)} | ${(s / b).toFixed(2)}× |`);
+  }
+}
+if (sink < 0) console.log(sink);
+
+// ---- 2. the CLI pipeline ----
+execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
+const dir = mkdtempSync(join(tmpdir(), 'geolookup-batch-bench-'));
+try {
+  const file = join(dir, 'points.csv');
+  const t0 = performance.now();
+  // Half near cities (most real rows are on land, where lookups cost most), half uniform on the sphere.
+  const half = ROWS >> 1;
+  const city = cityPoints(half, 11);
+  const sphere = spherePoints(ROWS - half, 12);
+  const fd = openSync(file, 'w');
+  let buf = 'id,latitude,longitude\n';
+  for (let i = 0; i < ROWS; i++) {
+    const lat = i & 1 ? sphere.lat[i >> 1] : city.lat[i >> 1];
+    const lon = i & 1 ? sphere.lon[i >> 1] : city.lon[i >> 1];
+    buf += `${i},${lat.toFixed(6)},${lon.toFixed(6)}\n`;
+    if (buf.length > 1 << 22) {
+      writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  writeSync(fd, buf);
+  closeSync(fd);
+  const size = statSync(file).size;
+  console.log(`\n### geolookup batch: ${fmt(ROWS)} rows CSV (${(size / 1e6).toFixed(0)} MB, half near cities, half random; written in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+
+  const configs = [...new Set([1, 2, availableParallelism()])];
+  const results = new Map<number, { wall: number; internal: number; rss: number; loads: string[] }>();
+  for (let r = 0; r < REPEAT; r++) {
+    for (const workers of configs) {
+      const out = join(dir, 'out.csv');
+      const loadBefore = load();
+      const t = performance.now();
+      const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', String(workers)], { encoding: 'utf8' });
+      const wall = (performance.now() - t) / 1000;
+      if (run.status !== 0) throw new Error(`batch failed: ${run.stderr}`);
+      const m = /([\d,]+) rows\/s.*peak RSS (\d+) MB/.exec(run.stderr);
+      if (!m) throw new Error(`no summary in: ${run.stderr}`);
+      if (r === 0 && workers === configs[0]) {
+        const lines = readFileSync(out).reduce((n, c) => n + (c === 10 ? 1 : 0), 0);
+        if (lines !== ROWS + 1) throw new Error(`output has ${lines} lines, expected ${ROWS + 1}`);
+      }
+      rmSync(out);
+      const prev = results.get(workers);
+      const internal = Number(m[1].replace(/,/g, ''));
+      const entry = { wall: ROWS / wall, internal, rss: Number(m[2]), loads: [...(prev?.loads ?? []), loadBefore] };
+      if (!prev || entry.wall > prev.wall) results.set(workers, entry);
+      else prev.loads.push(loadBefore);
+    }
+  }
+  console.log('| workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | × 1 worker | peak RSS | load average before runs |');
+  console.log('|---|---|---|---|---|---|');
+  const one = results.get(1)!;
+  for (const [workers, r] of results) {
+    console.log(`| ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${(r.wall / one.wall).toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
+  }
+  const two = results.get(2);
+  if (two) console.log(`\nscaling 2 workers / 1 worker: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary)`);
+  console.log(`load average at end: ${load()}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

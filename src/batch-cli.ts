@@ -1,0 +1,479 @@
+// `geolookup batch`: CSV / NDJSON rows in, the same rows with country and
+// subdivision out, in order, on every core.
+//
+// The main thread only moves bytes: it reads the input in ~1 MiB jobs cut at
+// record boundaries, hands each job to the least busy worker (transferring the
+// buffer), and writes results back in input order. Workers share one copy of
+// the dataset (a SharedArrayBuffer read once). At most two jobs per worker are
+// in flight or waiting to be written, and no job is sent while the output asks
+// to drain, so memory stays bounded whatever the input size or output speed.
+
+import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import cliProgress from 'cli-progress';
+import { readDataset } from './dataset.js';
+import { DataError, GeoLookupError, ValidationError } from './errors.js';
+import { defaultDataPath } from './index.js';
+import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
+import type { BatchFormat, ChunkStats, RowSettings } from './batch-rows.js';
+import type { InitFailed, JobDone, WorkerInit } from './batch-worker.js';
+
+/** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
+const JOB_BYTES = 1 << 20;
+/** A record longer than this is almost surely an unbalanced quote swallowing the file. */
+const MAX_RECORD_BYTES = 64 << 20;
+const JOBS_PER_WORKER = 2;
+
+export type BatchField = 'country' | 'subdivision';
+
+export interface BatchOptions {
+  /** Input file; '-' or undefined reads `stdin`. */
+  input?: string;
+  /** Output file; undefined writes `stdout`. */
+  output?: string;
+  /** Default: from the extension (.ndjson, .jsonl → ndjson), else sniffed ("{" first → ndjson), else csv. */
+  format?: BatchFormat;
+  /** Column (CSV) or member (NDJSON) names; default: latitude / lat and longitude / lon / lng / long, any case. */
+  lat?: string;
+  lon?: string;
+  /** Which answer columns to append, always in the order country, subdivision. Default both. */
+  fields?: BatchField[];
+  /** CSV field separator, one character. Default ','. */
+  delimiter?: string;
+  /** Worker threads. Default: os.availableParallelism(). */
+  workers?: number;
+  /** Dataset file. Default: the embedded world dataset. */
+  data?: string;
+  /** Progress bar on stderr. Default: when stderr is a terminal. */
+  progress?: boolean;
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable & { isTTY?: boolean };
+}
+
+export interface BatchSummary extends ChunkStats {
+  seconds: number;
+  rowsPerSecond: number;
+  workers: number;
+  /** Peak resident memory of the whole process (all threads), MB. */
+  peakRssMB: number;
+}
+
+const LAT_NAMES = ['latitude', 'lat'];
+const LON_NAMES = ['longitude', 'lon', 'lng', 'long'];
+
+/** Reads the dataset file once into memory every worker can see. */
+function readShared(path: string): SharedArrayBuffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const sab = new SharedArrayBuffer(size);
+    const view = new Uint8Array(sab);
+    for (let off = 0; off < size; ) {
+      const n = readSync(fd, view, off, size - off, off);
+      if (n === 0) throw new DataError(`${path}: file shrank while being read`);
+      off += n;
+    }
+    return sab;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The worker beside this module: batch-worker.js / .cjs in dist/. Run from the
+ * sources (tsx, vitest), the .ts worker is started through tsx's loader API,
+ * since a worker does not inherit the parent's module hooks.
+ */
+function startWorker(init: WorkerInit): Worker {
+  const url: string | undefined = import.meta.url;
+  if (url?.endsWith('.ts')) {
+    const api = createRequire(url).resolve('tsx/cjs/api');
+    const script = fileURLToPath(new URL('./batch-worker.ts', url));
+    const boot = `require(${JSON.stringify(api)}).require(${JSON.stringify(script)}, ${JSON.stringify(script)})`;
+    return new Worker(boot, { eval: true, workerData: init });
+  }
+  if (url) return new Worker(new URL('./batch-worker.js', url), { workerData: init });
+  return new Worker(join(__dirname, 'batch-worker.cjs'), { workerData: init });
+}
+
+/** The name as given (exact first, then any case), else the first default present in any case. */
+function pickName(names: string[], wanted: string | undefined, defaults: string[]): string | null {
+  const norm = names.map((n) => n.trim().toLowerCase());
+  const candidates = wanted === undefined ? defaults : [wanted];
+  if (wanted !== undefined && names.includes(wanted)) return wanted;
+  for (const c of candidates) {
+    const i = norm.indexOf(c.trim().toLowerCase());
+    if (i >= 0) return names[i];
+  }
+  return null;
+}
+
+function missingColumn(what: string, flag: string, wanted: string | undefined, defaults: string[], where: string): ValidationError {
+  const looked = wanted === undefined ? `looked for ${defaults.join(', ')}, any case; name it with ${flag}` : `no "${wanted}"`;
+  return new ValidationError(`No ${what} column in ${where} (${looked}).`, { [flag.slice(2)]: [`no ${what} column`] });
+}
+
+/** Splits the byte stream into jobs of whole records, each in a buffer of its own (transferable). */
+async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, recordEnd: (b: Buffer) => number): AsyncGenerator<Uint8Array> {
+  let parts: Buffer[] = first && first.length ? [first] : [];
+  let total = parts.length ? first!.length : 0;
+  const take = (data: Buffer, end: number): Uint8Array => {
+    const job = new Uint8Array(end);
+    job.set(data.subarray(0, end));
+    parts = end < data.length ? [Buffer.from(data.subarray(end))] : [];
+    total = data.length - end;
+    return job;
+  };
+  for (;;) {
+    if (total >= JOB_BYTES) {
+      const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+      const end = recordEnd(data);
+      if (end > 0) {
+        yield take(data, end);
+        continue;
+      }
+      if (total > MAX_RECORD_BYTES) throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
+      parts = [data];
+    }
+    const next = await chunks.next();
+    if (next.done) break;
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : (next.value as Buffer);
+    parts.push(chunk);
+    total += chunk.length;
+  }
+  if (total > 0) {
+    const data = Buffer.concat(parts, total);
+    yield take(data, data.length);
+  }
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+function startsWithBom(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === BOM[0] && b[1] === BOM[1] && b[2] === BOM[2];
+}
+
+function sniffFormat(b: Uint8Array): BatchFormat {
+  for (let i = startsWithBom(b) ? 3 : 0; i < b.length; i++) {
+    const c = b[i];
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    return c === 123 ? 'ndjson' : 'csv';
+  }
+  return 'csv';
+}
+
+function formatFromName(name: string | undefined): BatchFormat | undefined {
+  if (!name) return undefined;
+  if (/\.(ndjson|jsonl)$/i.test(name)) return 'ndjson';
+  if (/\.(csv|tsv|txt)$/i.test(name)) return 'csv';
+  return undefined;
+}
+
+/** NDJSON member names: from the first object among the first lines that has them. */
+function ndjsonKeys(job: Uint8Array, opts: BatchOptions): { latKey: string; lonKey: string } {
+  const text = new TextDecoder().decode(job.subarray(0, Math.min(job.length, JOB_BYTES)));
+  const lines = text.split('\n').slice(0, 1000);
+  for (const line of lines) {
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!row || typeof row !== 'object' || Array.isArray(row)) continue;
+    const keys = Object.keys(row);
+    const latKey = pickName(keys, opts.lat, LAT_NAMES);
+    const lonKey = pickName(keys, opts.lon, LON_NAMES);
+    if (latKey !== null && lonKey !== null) return { latKey, lonKey };
+  }
+  if (opts.lat !== undefined && opts.lon !== undefined) return { latKey: opts.lat, lonKey: opts.lon };
+  throw missingColumn('latitude/longitude', '--lat', undefined, LAT_NAMES, 'the first 1,000 NDJSON rows');
+}
+
+function delimiterByte(d: string | undefined): number {
+  if (d === undefined) return 44;
+  const s = d === 'tab' || d === '\\t' ? '\t' : d;
+  if (s.length !== 1 || s.charCodeAt(0) > 127 || s === '"' || s === '\n' || s === '\r') {
+    throw new ValidationError(`--delimiter must be one ASCII character other than a quote or a line break, got ${JSON.stringify(d)}.`, { delimiter: ['bad delimiter'] });
+  }
+  return s.charCodeAt(0);
+}
+
+const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Runs a whole batch; resolves with the counts once every row is written. */
+export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
+  const t0 = performance.now();
+  const stderr = opts.stderr ?? process.stderr;
+  const fields = opts.fields ?? ['country', 'subdivision'];
+  const workers = opts.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, { workers: ['bad worker count'] });
+  const delimiter = delimiterByte(opts.delimiter);
+
+  const dataPath = opts.data ?? defaultDataPath();
+  const shared = readShared(dataPath); // the workers check it (DataError), each on its own thread
+
+  const fromFile = opts.input !== undefined && opts.input !== '-';
+  const input: Readable = fromFile ? createReadStream(opts.input!, { highWaterMark: JOB_BYTES }) : (opts.stdin ?? process.stdin);
+  let size = 0;
+  if (fromFile) {
+    await new Promise<void>((resolve, reject) => {
+      (input as ReturnType<typeof createReadStream>).once('open', (fd: number) => {
+        size = fstatSync(fd).size;
+        resolve();
+      });
+      input.once('error', reject);
+    });
+  }
+  const chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const head = await chunks.next();
+  const firstChunk = head.done ? Buffer.alloc(0) : typeof head.value === 'string' ? Buffer.from(head.value) : head.value;
+  const format = opts.format ?? formatFromName(fromFile ? opts.input : undefined) ?? sniffFormat(firstChunk);
+  const jobs = readJobs(chunks, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1);
+
+  const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
+  const stats: ChunkStats = { rows: 0, found: 0, notFound: 0, errors: 0 };
+  let bytesDone = 0;
+
+  const firstJob = await jobs.next();
+  let rest: Uint8Array | null = firstJob.done ? null : firstJob.value;
+  const settings: RowSettings = {
+    format,
+    delimiter,
+    latColumn: -1,
+    lonColumn: -1,
+    latKey: '',
+    lonKey: '',
+    country: fields.includes('country'),
+    subdivision: fields.includes('subdivision'),
+    eol: '\n',
+  };
+  if (rest && format === 'csv') {
+    const job = rest;
+    let headerEnd = firstRecordEnd(job);
+    if (headerEnd < 0) headerEnd = job.length;
+    let contentEnd = headerEnd;
+    if (contentEnd > 0 && job[contentEnd - 1] === 10) contentEnd--;
+    if (contentEnd > 0 && job[contentEnd - 1] === 13) contentEnd--;
+    const bom = startsWithBom(job) ? 3 : 0;
+    const names = splitRecord(job, bom, contentEnd, delimiter);
+    const latName = pickName(names, opts.lat, LAT_NAMES);
+    if (latName === null) throw missingColumn('latitude', '--lat', opts.lat, LAT_NAMES, `the header (columns: ${names.join(', ')})`);
+    const lonName = pickName(names, opts.lon, LON_NAMES);
+    if (lonName === null) throw missingColumn('longitude', '--lon', opts.lon, LON_NAMES, `the header (columns: ${names.join(', ')})`);
+    settings.latColumn = names.indexOf(latName);
+    settings.lonColumn = names.indexOf(lonName);
+    const eol = headerEnd > contentEnd ? Buffer.from(job.subarray(contentEnd, headerEnd)).toString('latin1') : '\n';
+    settings.eol = eol;
+    const d = String.fromCharCode(delimiter);
+    const extra = [...fields.filter((f) => f === 'country'), ...fields.filter((f) => f === 'subdivision'), 'error'].map((f) => d + f).join('');
+    output.write(Buffer.concat([job.subarray(0, contentEnd), Buffer.from(extra + eol)]));
+    bytesDone += headerEnd;
+    rest = headerEnd < job.length ? job.slice(headerEnd) : null;
+  } else if (rest) {
+    Object.assign(settings, ndjsonKeys(rest, opts));
+  }
+  if (!rest) readDataset(new Uint8Array(shared), dataPath); // no rows, no workers: still report a bad dataset
+
+  const progress = (opts.progress ?? stderr.isTTY === true) ? startProgress(stderr, size) : null;
+
+  const init: WorkerInit = { dataset: shared, name: dataPath, settings };
+  const pool: Worker[] = [];
+  const load: number[] = [];
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const turn = () => new Promise<void>((resolve) => (wake = resolve));
+  const ready = new Map<number, JobDone>();
+  let nextOut = 0;
+  let inFlight = 0;
+  const onDone = (w: number, done: JobDone) => {
+    load[w]--;
+    ready.set(done.seq, done);
+    for (let r = ready.get(nextOut); r !== undefined; r = ready.get(nextOut)) {
+      ready.delete(nextOut++);
+      inFlight--;
+      if (r.length > 0) output.write(Buffer.from(r.out.buffer, r.out.byteOffset, r.length));
+      stats.rows += r.rows;
+      stats.found += r.found;
+      stats.notFound += r.notFound;
+      stats.errors += r.errors;
+      bytesDone += r.inputBytes;
+      progress?.update(bytesDone, stats.rows);
+    }
+    signal();
+  };
+  const fail = (e: Error) => {
+    failure ??= e;
+    signal();
+  };
+  output.on('drain', signal);
+  output.on('error', fail);
+  const needDrain = () => output.writableNeedDrain === true;
+
+  try {
+    if (rest) {
+      for (let i = 0; i < workers; i++) {
+        const worker = startWorker(init);
+        worker.on('message', (m: JobDone | InitFailed) => {
+          if ('error' in m) fail(m.error.name === 'DataError' ? new DataError(m.error.message) : new Error(m.error.message));
+          else onDone(i, m);
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => code !== 0 && fail(new Error(`batch worker ${i} exited with code ${code}`)));
+        pool.push(worker);
+        load.push(0);
+      }
+      const send = (bytes: Uint8Array, seq: number) => {
+        let w = 0;
+        for (let i = 1; i < pool.length; i++) if (load[i] < load[w]) w = i;
+        load[w]++;
+        inFlight++;
+        pool[w].postMessage({ seq, bytes }, [bytes.buffer as ArrayBuffer]);
+      };
+      let seq = 0;
+      send(rest, seq++);
+      for (let job = await jobs.next(); !job.done; job = await jobs.next()) {
+        while (failure === null && (inFlight >= workers * JOBS_PER_WORKER || needDrain())) await turn();
+        if (failure) throw failure;
+        send(job.value, seq++);
+      }
+      while (failure === null && inFlight > 0) await turn();
+      if (failure) throw failure;
+    }
+    if (opts.output !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        output.once('error', reject);
+        output.end(resolve);
+      });
+    } else if (needDrain()) await new Promise((resolve) => output.once('drain', resolve));
+  } finally {
+    output.off('drain', signal);
+    progress?.stop();
+    for (const w of pool) w.removeAllListeners('exit');
+    await Promise.all(pool.map((w) => w.terminate()));
+    if (fromFile) (input as ReturnType<typeof createReadStream>).destroy();
+  }
+
+  const seconds = (performance.now() - t0) / 1000;
+  const summary: BatchSummary = {
+    ...stats,
+    seconds,
+    rowsPerSecond: stats.rows / seconds,
+    workers,
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+  };
+  stderr.write(
+    `geolookup batch: ${fmtInt(stats.rows)} rows, ${fmtInt(stats.found)} found, ${fmtInt(stats.notFound)} not found, ${fmtInt(stats.errors)} errors; ` +
+      `${seconds.toFixed(2)} s, ${fmtInt(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB\n`,
+  );
+  return summary;
+}
+
+/** Percent and ETA by bytes when the input size is known (a file); rows and rows/s always. */
+function startProgress(stream: Writable, size: number): { update(bytes: number, rows: number): void; stop(): void } {
+  const format = size > 0 ? '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}' : '{rows} rows | {rate} rows/s';
+  const bar = new cliProgress.SingleBar({ format, stream, fps: 5, etaBuffer: 30, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  const t0 = performance.now();
+  bar.start(size > 0 ? size : 1, 0, { rows: '0', rate: '0' });
+  return {
+    update(bytes, rows) {
+      const s = (performance.now() - t0) / 1000;
+      bar.update(size > 0 ? Math.min(bytes, size) : 0, { rows: fmtInt(rows), rate: fmtInt(s > 0 ? rows / s : 0) });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+export const BATCH_HELP = `geolookup batch: country and subdivision for every row of a CSV or NDJSON file.
+
+Usage:
+  geolookup batch [FILE|-] [options] > out.csv       FILE, or stdin when absent or "-"
+
+Options:
+  --format csv|ndjson      default: by extension (.ndjson, .jsonl), else "{" first means NDJSON
+  --lat NAME, --lon NAME   coordinate columns / members (default: latitude|lat, longitude|lon|lng|long, any case)
+  --fields LIST            answer columns to append: country,subdivision (default both)
+  --delimiter C            CSV field separator (default ","; "tab" for TSV)
+  --workers N              worker threads (default: all cores, here ${availableParallelism()})
+  --output FILE, -o FILE   write there instead of stdout
+  --data FILE              another dataset built by build-data
+  --no-progress            no progress bar even on a terminal
+
+Every row comes out once, in input order, with its own bytes and then the country,
+subdivision and error cells (NDJSON: "country", "subdivision" members, "error" on bad rows).
+Not found leaves the cells empty (null); a bad coordinate keeps the row and puts the
+ValidationError text in error. Blank lines are dropped. A summary goes to stderr, and a
+progress bar when stderr is a terminal.
+Exit status: 0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error.`;
+
+/** Parses argv, starts the batch, returns 0 at once (the exit code is set when it ends) or 2 for bad options. */
+export function runBatch(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  const opts: BatchOptions = {};
+  const valued = new Set(['--format', '--lat', '--lon', '--fields', '--delimiter', '--workers', '--output', '-o', '--data']);
+  const pos: string[] = [];
+  const bad = (msg: string) => {
+    err(`geolookup batch: ${msg}\n\n${BATCH_HELP}`);
+    return 2;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-' || !a.startsWith('-')) {
+      pos.push(a);
+      continue;
+    }
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const name = eq === -1 ? a : a.slice(0, eq);
+    if (name === '-h' || name === '--help') {
+      out(BATCH_HELP);
+      return 0;
+    }
+    if (name === '--no-progress') {
+      opts.progress = false;
+      continue;
+    }
+    if (!valued.has(name)) return bad(`unknown option ${name}`);
+    const value = eq === -1 ? argv[++i] : a.slice(eq + 1);
+    if (value === undefined) return bad(`${name} needs a value`);
+    if (name === '--format') {
+      if (value !== 'csv' && value !== 'ndjson') return bad(`--format must be csv or ndjson, got "${value}"`);
+      opts.format = value;
+    } else if (name === '--lat') opts.lat = value;
+    else if (name === '--lon') opts.lon = value;
+    else if (name === '--fields') {
+      const list = value.split(',').map((f) => f.trim().toLowerCase());
+      if (!list.length || list.some((f) => f !== 'country' && f !== 'subdivision')) return bad(`--fields takes country, subdivision or both, got "${value}"`);
+      opts.fields = list as BatchField[];
+    } else if (name === '--delimiter') opts.delimiter = value;
+    else if (name === '--workers') {
+      const n = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (!(n >= 1 && n <= 256)) return bad(`--workers must be a whole number from 1 to 256, got "${value}"`);
+      opts.workers = n;
+    } else if (name === '--output' || name === '-o') opts.output = value;
+    else opts.data = value;
+  }
+  if (pos.length > 1) return bad(`takes one input file, got ${pos.length}`);
+  opts.input = pos[0];
+  batch(opts).catch((e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    err(`geolookup batch: ${message}`);
+    process.exitCode = e instanceof ValidationError ? 2 : 1;
+    if (!(e instanceof GeoLookupError) && !(e as NodeJS.ErrnoException)?.code) err(String((e as Error)?.stack ?? e));
+  });
+  return 0;
+}

@@ -1,0 +1,202 @@
+// CSV (RFC 4180) at byte level: record boundaries for the reader, header
+// fields, and the row loop the workers run. A generic CSV library builds a
+// string per field and an array per row; at a million rows a second that
+// allocation alone costs more than the lookups, so the loop here scans the
+// bytes once, parses the two coordinate fields in place and copies each row
+// through untouched with the answer cells appended.
+
+import type { Dataset } from './dataset.js';
+import { locate, locateCountry } from './locate.js';
+import { accepted, decoder, encoder, OutBuffer, parseDecimal, validatePair, type ChunkResult, type RowSettings } from './batch-rows.js';
+
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Index just past the last line feed that ends a record (outside quotes) in b,
+ * which starts at a record boundary; 0 when b holds no complete record. A quote
+ * anywhere toggles the quoted state, the same rule the row loop follows, so the
+ * reader and the workers always agree where records end.
+ */
+export function lastRecordEnd(b: Buffer): number {
+  if (b.indexOf(QUOTE) === -1) return b.lastIndexOf(LF) + 1;
+  let quoted = false;
+  let last = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c === QUOTE) quoted = !quoted;
+    else if (c === LF && !quoted) last = i + 1;
+  }
+  return last;
+}
+
+/** Index just past the first record's line feed, or -1 when b holds no complete record. */
+export function firstRecordEnd(b: Uint8Array): number {
+  let quoted = false;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c === QUOTE) quoted = !quoted;
+    else if (c === LF && !quoted) return i + 1;
+  }
+  return -1;
+}
+
+/** A field's text: RFC 4180 unquoting when it is wholly quoted, else as written. */
+export function fieldText(b: Uint8Array, start: number, end: number): string {
+  const raw = decoder.decode(b.subarray(start, end));
+  if (raw.length >= 2 && raw.charCodeAt(0) === QUOTE && raw.charCodeAt(raw.length - 1) === QUOTE) return raw.slice(1, -1).replace(/""/g, '"');
+  return raw;
+}
+
+/** The fields of one record [start, end) (line terminator excluded), unquoted. */
+export function splitRecord(b: Uint8Array, start: number, end: number, delimiter: number): string[] {
+  const fields: string[] = [];
+  let f = start;
+  let k = start;
+  for (;;) {
+    while (k < end && b[k] !== delimiter) {
+      if (b[k] === QUOTE) {
+        k++;
+        while (k < end && b[k] !== QUOTE) k++;
+      }
+      k++;
+    }
+    if (k > end) k = end;
+    fields.push(fieldText(b, f, k));
+    if (k >= end) return fields;
+    f = ++k;
+  }
+}
+
+/** Byte cells appended to every row, built once per worker. */
+export interface CsvCells {
+  /** Indexed by country index + 1 (0 = none): delimiter + code. */
+  country: Uint8Array[];
+  subdivision: Uint8Array[];
+  /** A lone delimiter: an empty cell. */
+  empty: Uint8Array;
+  eol: Uint8Array;
+}
+
+export function csvCells(ds: Dataset, settings: RowSettings): CsvCells {
+  const d = String.fromCharCode(settings.delimiter);
+  return {
+    country: ['', ...ds.countryCodes].map((c) => encoder.encode(d + c)),
+    subdivision: ['', ...ds.subdivisionCodes].map((c) => encoder.encode(d + c)),
+    empty: encoder.encode(d),
+    eol: encoder.encode(settings.eol),
+  };
+}
+
+/** Error texts quote the input they describe, so they are always written quoted. */
+export function csvQuote(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** A quoted coordinate ("48.85") is parsed inside its quotes; anything odd gives NaN. */
+function cellNumber(b: Uint8Array, start: number, end: number): number {
+  if (end - start >= 2 && b[start] === QUOTE && b[end - 1] === QUOTE) return parseDecimal(b, start + 1, end - 1);
+  return parseDecimal(b, start, end);
+}
+
+/**
+ * Rows of b (whole records; the last may lack its terminator only at end of input)
+ * → the same rows with the answer cells and the error cell appended, each keeping
+ * its own line terminator. Lines with no bytes at all are not rows and are dropped.
+ */
+export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, b: Uint8Array): ChunkResult {
+  const D = settings.delimiter;
+  const latCol = settings.latColumn;
+  const lonCol = settings.lonColumn;
+  const wantCountry = settings.country;
+  const wantSub = settings.subdivision;
+  const { regionCountry, regionSubdivision } = ds;
+  const out = new OutBuffer(b.length + (b.length >> 1) + 1024);
+  const len = b.length;
+  let rows = 0;
+  let found = 0;
+  let notFound = 0;
+  let errors = 0;
+  let p = 0;
+  while (p < len) {
+    const rowStart = p;
+    let col = 0;
+    let fieldStart = p;
+    let latA = -1;
+    let latB = -1;
+    let lonA = -1;
+    let lonB = -1;
+    let k = p;
+    let end: number;
+    for (;;) {
+      while (k < len) {
+        const c = b[k];
+        if (c === D || c === LF) break;
+        if (c === QUOTE) {
+          k++;
+          while (k < len && b[k] !== QUOTE) k++;
+        }
+        k++;
+      }
+      if (k > len) k = len; // an unterminated quote runs to the end of input
+      const eol = k === len || b[k] === LF;
+      let fieldEnd = k;
+      if (eol && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
+      if (col === latCol) {
+        latA = fieldStart;
+        latB = fieldEnd;
+      }
+      if (col === lonCol) {
+        lonA = fieldStart;
+        lonB = fieldEnd;
+      }
+      if (eol) {
+        end = k;
+        break;
+      }
+      col++;
+      fieldStart = ++k;
+    }
+    let contentEnd = end;
+    if (contentEnd > rowStart && b[contentEnd - 1] === CR) contentEnd--;
+    if (contentEnd === rowStart) {
+      p = end + 1;
+      continue;
+    }
+    rows++;
+    out.copy(b, rowStart, contentEnd);
+    let lat = latA >= 0 ? cellNumber(b, latA, latB) : NaN;
+    let lon = lonA >= 0 ? cellNumber(b, lonA, lonB) : NaN;
+    let error: string | null = null;
+    if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180)) {
+      error = validatePair(latA < 0 ? undefined : fieldText(b, latA, latB), lonA < 0 ? undefined : fieldText(b, lonA, lonB));
+      lat = accepted.lat;
+      lon = accepted.lon;
+    }
+    if (error === null) {
+      let c: number;
+      let s = -1;
+      if (wantSub) {
+        const r = locate(ds, lat, lon);
+        c = regionCountry[r];
+        s = regionSubdivision[r];
+      } else c = locateCountry(ds, lat, lon);
+      if (wantCountry) out.put(cells.country[c + 1]);
+      if (wantSub) out.put(cells.subdivision[s + 1]);
+      out.put(cells.empty);
+      if ((wantCountry ? c : s) >= 0) found++;
+      else notFound++;
+    } else {
+      if (wantCountry) out.put(cells.empty);
+      if (wantSub) out.put(cells.empty);
+      out.put(cells.empty);
+      out.text(csvQuote(error));
+      errors++;
+    }
+    if (end < len) out.copy(b, contentEnd, end + 1);
+    else out.put(cells.eol);
+    p = end + 1;
+  }
+  return { out: out.bytes, length: out.pos, rows, found, notFound, errors };
+}

@@ -1,0 +1,136 @@
+// What the CSV and NDJSON row processors share: the job settings, the growing
+// output buffer, the fast decimal parser and the slow path through the
+// library's own validator (only for fields the fast parser declines).
+
+import { ValidationError } from './errors.js';
+import { parsePair } from './validate.js';
+
+export type BatchFormat = 'csv' | 'ndjson';
+
+/** Settings every worker receives once; plain data so it can cross postMessage. */
+export interface RowSettings {
+  format: BatchFormat;
+  /** CSV: field separator byte (44 = comma). */
+  delimiter: number;
+  /** CSV: 0-based columns of latitude and longitude. */
+  latColumn: number;
+  lonColumn: number;
+  /** NDJSON: keys of latitude and longitude. */
+  latKey: string;
+  lonKey: string;
+  country: boolean;
+  subdivision: boolean;
+  /** CSV: line terminator written after a last row that has none ("\n" or "\r\n"). */
+  eol: string;
+}
+
+export interface ChunkStats {
+  rows: number;
+  /** Rows with an answer for the first requested field (country, else subdivision). */
+  found: number;
+  notFound: number;
+  errors: number;
+}
+
+export interface ChunkResult extends ChunkStats {
+  /** Output bytes: out.subarray(0, length) of a buffer the caller may transfer. */
+  out: Uint8Array;
+  length: number;
+}
+
+export const encoder = new TextEncoder();
+export const decoder = new TextDecoder();
+
+/** Output bytes grown by doubling; the processors write into `bytes` at `pos`. */
+export class OutBuffer {
+  bytes: Uint8Array;
+  pos = 0;
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(capacity, 4096));
+  }
+  /** Room for n more bytes. */
+  reserve(n: number): Uint8Array {
+    if (this.pos + n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.pos + n));
+      grown.set(this.bytes.subarray(0, this.pos));
+      this.bytes = grown;
+    }
+    return this.bytes;
+  }
+  /** Short copies in a loop beat subarray + set, which allocate a view per call. */
+  copy(src: Uint8Array, from: number, to: number): void {
+    const dst = this.reserve(to - from);
+    let o = this.pos;
+    if (to - from > 48) {
+      dst.set(src.subarray(from, to), o);
+      o += to - from;
+    } else for (let i = from; i < to; i++) dst[o++] = src[i];
+    this.pos = o;
+  }
+  put(src: Uint8Array): void {
+    const dst = this.reserve(src.length);
+    let o = this.pos;
+    for (let i = 0; i < src.length; i++) dst[o++] = src[i];
+    this.pos = o;
+  }
+  text(s: string): void {
+    this.reserve(s.length * 3);
+    this.pos += encoder.encodeInto(s, this.bytes.subarray(this.pos)).written;
+  }
+}
+
+/** Powers of ten that are exact doubles (10^0 … 10^22). */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+const MAX_CHARS = 64;
+
+/**
+ * Plain decimal (`-?(\d+\.?\d*|\.\d+)`, at most 64 bytes, the validator's grammar) from bytes,
+ * or NaN to send the field to the slow path. Exact: while the digits fit in 2^53 and there are
+ * at most 22 of them after the point, one correctly rounded division by an exact power of ten
+ * gives the same double as Number(text) (Clinger's fast path). Longer mantissas fall back.
+ */
+export function parseDecimal(b: Uint8Array, start: number, end: number): number {
+  if (end - start > MAX_CHARS || start >= end) return NaN;
+  let i = start;
+  const neg = b[i] === 45;
+  if (neg) i++;
+  let m = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < end; i++) {
+    const d = b[i] - 48;
+    if (d >= 0 && d <= 9) {
+      if (m > 900719925474098) return NaN; // m·10 + 9 would pass 2^53
+      m = m * 10 + d;
+      digits++;
+      if (frac >= 0) frac++;
+    } else if (d === -2 && frac < 0) frac = 0; // '.'
+    else return NaN;
+  }
+  if (digits === 0 || frac > 22) return NaN;
+  const v = frac > 0 ? m / POW10[frac] : m;
+  return neg && v !== 0 ? -v : v; // -0 folds to 0, as the validator does
+}
+
+/** Where the slow path leaves the numbers of a pair it accepted. */
+export const accepted = { lat: 0, lon: 0 };
+
+/**
+ * The library's own rules for fields the fast parser declined (quoted, odd, missing):
+ * returns null and fills `accepted`, or returns the text of the ValidationError the API gives.
+ */
+export function validatePair(lat: unknown, lon: unknown): string | null {
+  try {
+    const [a, b] = parsePair(lat, lon);
+    accepted.lat = a;
+    accepted.lon = b;
+    return null;
+  } catch (e) {
+    if (e instanceof ValidationError) return e.message;
+    throw e;
+  }
+}
+
+export function countStats(): ChunkStats {
+  return { rows: 0, found: 0, notFound: 0, errors: 0 };
+}

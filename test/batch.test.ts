@@ -1,0 +1,423 @@
+// Batch processing: the typed-array API against the single-point functions, and
+// `geolookup batch` as a real process on the built package (ESM and CJS), checked
+// row by row against the library with an independent RFC 4180 reader.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as geo from '../src/index.js';
+import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../src/index.js';
+import { parseDecimal } from '../src/batch-rows.js';
+import { cityPoints, rng, spherePoints } from '../bench/points.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'geolookup-batch-'));
+
+/** Rebuild dist only when a source is newer (CI's npm ci has just built it; rebuilding races other test files). */
+beforeAll(() => {
+  const built = join(root, 'dist', 'batch-worker.js');
+  let stale = true;
+  try {
+    const t = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
+    stale = statSync(built).mtimeMs < 0 || readdirSync(join(root, 'src')).some((f) => f.endsWith('.ts') && statSync(join(root, 'src', f)).mtimeMs > t);
+  } catch {
+    stale = true;
+  }
+  if (stale) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], opts: { input?: string | Buffer; entry?: 'cli.js' | 'cli.cjs'; nodeArgs?: string[] } = {}): Run {
+  const r = spawnSync(process.execPath, [...(opts.nodeArgs ?? []), join(root, 'dist', opts.entry ?? 'cli.js'), 'batch', ...args], {
+    cwd: dir,
+    input: opts.input,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** An RFC 4180 reader written for the test, character by character, sharing nothing with src/. */
+function readCsv(text: string, delimiter = ','): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') continue;
+    else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** What the library says for one pair of field values: the codes, or the ValidationError text. */
+function expected(lat: string | undefined, lon: string | undefined): { country: string | null; subdivision: string | null; error: string | null } {
+  try {
+    return { country: geo.tryCountryFromGps(lat as string, lon as string), subdivision: geo.trySubdivisionFromGps(lat as string, lon as string), error: null };
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { country: null, subdivision: null, error: e.message };
+  }
+}
+
+interface Row {
+  /** The row as written, without its terminator. */
+  raw: string;
+  lat: string | undefined;
+  lon: string | undefined;
+}
+
+/**
+ * Seeded rows: points near cities and anywhere, coordinates in many spellings (quoted,
+ * '5.', '.5', '-0', 17 significant digits), and about 3% bad or odd rows.
+ */
+function makeRows(n: number, seed: number): Row[] {
+  const r = rng(seed);
+  const city = cityPoints(n, seed + 1);
+  const sphere = spherePoints(n, seed + 2);
+  const bad: [string | undefined, string | undefined, string?][] = [
+    ['NaN', '2'],
+    ['', '2'],
+    [' 12', '3'],
+    ['12 ', '3'],
+    ['1e2', '3'],
+    ['+1', '3'],
+    ['0x10', '3'],
+    ['48,85', '2.35'],
+    ['151.2', '-33.8'],
+    ['91', '0'],
+    ['10', '-180.0001'],
+    ['4"8', '2'],
+    ['abc', 'def'],
+    ['1'.repeat(70), '2'],
+    ['48.85', undefined],
+    [undefined, undefined],
+    ['Infinity', '0'],
+    ['48.85', '2.35\n'],
+  ];
+  const odd = ['-0', '.5', '5.', '-.5', '90', '-90', '0.123456789012345678', '00012.5'];
+  const names = ['plain', 'with, comma', 'with "quotes"', 'two\nlines', 'crlf\r\ninside', 'ünïcödé', ''];
+  const rows: Row[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = r();
+    let lat: string | undefined;
+    let lon: string | undefined;
+    if (u < 0.03) [lat, lon] = bad[Math.floor(r() * bad.length)];
+    else if (u < 0.04) [lat, lon] = [odd[Math.floor(r() * odd.length)], odd[Math.floor(r() * odd.length)]];
+    else {
+      const p = u < 0.5 ? city : sphere;
+      const digits = Math.floor(r() * 9);
+      lat = p.lat[i].toFixed(digits);
+      lon = r() < 0.1 ? String(p.lon[i]) : p.lon[i].toFixed(digits);
+      if (lat === '-0' || /^-0\.0*$/.test(lat)) lat = lat.slice(1);
+    }
+    const name = names[Math.floor(r() * names.length)];
+    const needsQuote = (s: string) => /[",\r\n]/.test(s) || r() < 0.05;
+    const cell = (s: string) => (needsQuote(s) ? quote(s) : s);
+    const cells = [String(i), cell(name)];
+    if (lat !== undefined) cells.push(cell(lat));
+    if (lon !== undefined) cells.push(cell(lon));
+    if (lat !== undefined && lon !== undefined && r() < 0.5) cells.push('tail');
+    rows.push({ raw: cells.join(','), lat, lon });
+  }
+  return rows;
+}
+
+function writeCsv(file: string, rows: Row[], opts: { bom?: boolean; crlfEvery?: number; header?: string } = {}): string {
+  const every = opts.crlfEvery ?? 7;
+  const text = (opts.bom ? '\uFEFF' : '') + (opts.header ?? 'id,name,latitude,longitude') + '\n' + rows.map((row, i) => row.raw + (i % every === 3 ? '\r\n' : '\n')).join('');
+  writeFileSync(file, text);
+  return text;
+}
+
+/** Checks every output row against its input row and the library; returns the counts. */
+function checkCsv(out: string, rows: Row[], fields: ('country' | 'subdivision')[] = ['country', 'subdivision'], header = 'id,name,latitude,longitude') {
+  const parsed = readCsv(out.replace(/^\uFEFF/, ''));
+  expect(parsed[0]).toEqual([...header.split(','), ...fields, 'error']);
+  expect(parsed.length - 1).toBe(rows.length);
+  const counts = { found: 0, notFound: 0, errors: 0 };
+  for (let i = 0; i < rows.length; i++) {
+    const got = parsed[i + 1];
+    const input = readCsv(rows[i].raw + '\n')[0];
+    const want = expected(rows[i].lat, rows[i].lon);
+    expect(got.slice(0, input.length), `row ${i}`).toEqual(input);
+    const cells = got.slice(input.length);
+    const wanted = [...fields.map((f) => want[f] ?? ''), want.error ?? ''];
+    if (JSON.stringify(cells) !== JSON.stringify(wanted)) expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
+    if (want.error) counts.errors++;
+    else if (want[fields[0]]) counts.found++;
+    else counts.notFound++;
+  }
+  return counts;
+}
+
+function summary(stderr: string): { rows: number; found: number; notFound: number; errors: number; rowsPerSecond: number; peakRssMB: number } {
+  const m = /([\d,]+) rows, ([\d,]+) found, ([\d,]+) not found, ([\d,]+) errors; [\d.]+ s, ([\d,]+) rows\/s, \d+ workers?, peak RSS (\d+) MB/.exec(stderr);
+  if (!m) throw new Error(`no summary line in: ${stderr}`);
+  const n = (s: string) => Number(s.replace(/,/g, ''));
+  return { rows: n(m[1]), found: n(m[2]), notFound: n(m[3]), errors: n(m[4]), rowsPerSecond: n(m[5]), peakRssMB: n(m[6]) };
+}
+
+describe('typed-array batch API', () => {
+  const a = spherePoints(200_000, 5);
+  const b = cityPoints(100_000, 6);
+  const edges = [
+    [90, 0], [-90, 0], [0, 180], [0, -180], [-0, -0], [NaN, 0], [0, NaN], [Infinity, 0], [0, -Infinity], [90.000001, 0], [0, 180.000001], [151.2, -33.8],
+  ];
+  const lats = Float64Array.from([...a.lat, ...b.lat, ...edges.map((e) => e[0])]);
+  const lons = Float64Array.from([...a.lon, ...b.lon, ...edges.map((e) => e[1])]);
+
+  it('answers what countryFromGps / subdivisionFromGps answer, point by point, with the documented sentinels', () => {
+    const countries = geo.countryIndexes(lats, lons);
+    const subs = geo.subdivisionIndexes(lats, lons);
+    const cCodes = geo.countryCodes();
+    const sCodes = geo.subdivisionCodes();
+    const cIndex = new Map(cCodes.map((c, i) => [c, i]));
+    const sIndex = new Map(sCodes.map((c, i) => [c, i]));
+    expect(cCodes).toEqual(geo.countries().map((c) => c.code));
+    expect(sCodes).toEqual(geo.subdivisions().map((s) => s.code));
+    let invalid = 0;
+    for (let i = 0; i < lats.length; i++) {
+      let c: string | null;
+      let s: string | null;
+      try {
+        c = geo.tryCountryFromGps(lats[i], lons[i]);
+        s = geo.trySubdivisionFromGps(lats[i], lons[i]);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ValidationError);
+        invalid++;
+        expect([countries[i], subs[i]], `point ${i}`).toEqual([INVALID_COORDINATE, INVALID_COORDINATE]);
+        continue;
+      }
+      if (countries[i] !== (c === null ? NOT_FOUND : cIndex.get(c))) expect({ i, lat: lats[i], lon: lons[i], got: cCodes[countries[i]] ?? countries[i] }).toEqual({ i, lat: lats[i], lon: lons[i], got: c ?? NOT_FOUND });
+      if (subs[i] !== (s === null ? NOT_FOUND : sIndex.get(s))) expect({ i, got: sCodes[subs[i]] ?? subs[i] }).toEqual({ i, got: s ?? NOT_FOUND });
+    }
+    expect(invalid).toBe(7);
+  });
+
+  it('writes into a caller buffer (Int16Array or Int32Array) and rejects bad arguments with ValidationError', () => {
+    const n = 1000;
+    const la = lats.subarray(0, n);
+    const lo = lons.subarray(0, n);
+    const own = geo.subdivisionIndexes(la, lo);
+    const out32 = new Int32Array(n + 5).fill(7);
+    expect(geo.subdivisionIndexes(la, lo, out32)).toBe(out32);
+    expect(Array.from(out32.subarray(0, n))).toEqual(Array.from(own));
+    expect(out32[n]).toBe(7);
+    const bad = (f: () => unknown) => expect(f).toThrow(ValidationError);
+    bad(() => geo.countryIndexes([1, 2] as unknown as Float64Array, new Float64Array(2)));
+    bad(() => geo.countryIndexes(new Float64Array(3), new Float64Array(2)));
+    bad(() => geo.countryIndexes(new Float64Array(3), new Float64Array(3), new Int16Array(2)));
+    bad(() => geo.countryIndexes(new Float64Array(3), new Float64Array(3), new Uint8Array(3) as unknown as Int16Array));
+  });
+
+  it('code forms: null for not found, ValidationError naming the first invalid point', () => {
+    const n = 5000;
+    const codes = geo.countriesFromGps(lats.subarray(0, n), lons.subarray(0, n));
+    const subs = geo.subdivisionsFromGps(lats.subarray(0, n), lons.subarray(0, n));
+    for (let i = 0; i < n; i++) {
+      expect(codes[i]).toBe(geo.tryCountryFromGps(lats[i], lons[i]));
+      expect(subs[i]).toBe(geo.trySubdivisionFromGps(lats[i], lons[i]));
+    }
+    expect(() => geo.countriesFromGps(Float64Array.of(48.85, 151.2), Float64Array.of(2.35, -33.8))).toThrow(/^Point 1: Latitude must be between -90 and 90.*swapped/);
+  });
+});
+
+describe('decimal fast path', () => {
+  const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)$/;
+  it('gives exactly Number(text) for what it accepts, and accepts nothing the validator rejects', () => {
+    const r = rng(42);
+    const alphabet = '0123456789.-+eE x,';
+    const enc = new TextEncoder();
+    let accepted = 0;
+    for (let i = 0; i < 200_000; i++) {
+      let s: string;
+      if (i % 2) {
+        const int = Math.floor(r() * 10 ** Math.floor(r() * 10)).toString();
+        const frac = Math.floor(r() * 10 ** Math.floor(r() * 20)).toString();
+        s = (r() < 0.3 ? '-' : '') + (r() < 0.1 ? '' : int) + (r() < 0.9 ? '.' + (r() < 0.1 ? '' : frac) : '');
+      } else {
+        const len = 1 + Math.floor(r() * 12);
+        s = Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+      }
+      const v = parseDecimal(enc.encode(s), 0, s.length);
+      if (Number.isNaN(v)) continue;
+      accepted++;
+      expect(DECIMAL.test(s) && s.length <= 64, s).toBe(true);
+      const want = Number(s);
+      expect(v, s).toBe(want === 0 ? 0 : want);
+    }
+    expect(accepted).toBeGreaterThan(60_000);
+  });
+});
+
+describe('geolookup batch (built CLI)', () => {
+  it('keeps every row of a 200k-row CSV, in order, with 3 workers, answering as the library does', () => {
+    const rows = makeRows(200_000, 1);
+    const file = join(dir, 'points.csv');
+    writeCsv(file, rows);
+    const run = cli([file, '--workers', '3']);
+    expect(run.status, run.stderr).toBe(0);
+    const counts = checkCsv(run.stdout, rows);
+    expect(counts.errors).toBeGreaterThan(3000);
+    expect(summary(run.stderr)).toMatchObject({ rows: rows.length, ...counts });
+  });
+
+  it('CJS build, one worker, -o file: the same bytes as the ESM build with two', () => {
+    const rows = makeRows(20_000, 2);
+    const file = join(dir, 'small.csv');
+    writeCsv(file, rows, { bom: true });
+    const a = cli([file, '--workers', '2']);
+    const b = cli([file, '--workers', '1', '-o', join(dir, 'small.out.csv')], { entry: 'cli.cjs' });
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'small.out.csv'), 'utf8')).toBe(a.stdout);
+    expect(a.stdout.startsWith('\uFEFFid,name,latitude,longitude,country,subdivision,error\n')).toBe(true);
+    checkCsv(a.stdout, rows);
+  });
+
+  it('reads stdin, writes stdout; CRLF header, any-case lat/lng, --fields, --delimiter', () => {
+    const rows = makeRows(5000, 3);
+    const semi = rows.map((row) => ({ ...row, raw: readCsv(row.raw + '\n')[0].map((f) => (/[";\r\n]/.test(f) ? quote(f) : f)).join(';') }));
+    const text = 'id;name;LAT;Lng\r\n' + semi.map((row) => row.raw + '\r\n').join('');
+    const run = cli(['-', '--fields', 'subdivision', '--delimiter', ';'], { input: text });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.startsWith('id;name;LAT;Lng;subdivision;error\r\n')).toBe(true);
+    const out = readCsv(run.stdout, ';');
+    expect(out.length).toBe(rows.length + 1);
+    for (let i = 0; i < rows.length; i++) {
+      const want = expected(rows[i].lat, rows[i].lon);
+      expect(out[i + 1].slice(-2), `row ${i}`).toEqual([want.subdivision ?? '', want.error ?? '']);
+    }
+  });
+
+  it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {
+    const text = 'y,x,lat\n48.8566,2.3522,0\n-33.8688,151.2093,0\n';
+    const run = cli(['--lat', 'Y', '--lon', 'x', '--format', 'csv'], { input: text });
+    expect(run.status, run.stderr).toBe(0);
+    const answer = (lat: number, lon: number) => `${geo.countryFromGps(lat, lon)},${geo.subdivisionFromGps(lat, lon)}`;
+    expect(run.stdout).toBe(`y,x,lat,country,subdivision,error\n48.8566,2.3522,0,${answer(48.8566, 2.3522)},\n-33.8688,151.2093,0,${answer(-33.8688, 151.2093)},\n`);
+    const missing = cli(['--format', 'csv'], { input: 'a,b\n1,2\n' });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/No latitude column in the header .*latitude, lat.*--lat/);
+    expect(cli(['--workers', '0'], { input: '' }).status).toBe(2);
+    expect(cli(['--nope'], { input: '' }).status).toBe(2);
+  });
+
+  it('NDJSON: members kept, answers inserted, bad rows keep their data with the API error', () => {
+    const pts = makeRows(3000, 4);
+    const lines = pts.map((p, i) => {
+      const obj: Record<string, unknown> = { id: i, note: 'x, "y"' };
+      const num = (s: string | undefined) => (s !== undefined && /^-?\d+(\.\d+)?$/.test(s) && i % 3 ? Number(s) : s);
+      if (p.lat !== undefined) obj.lat = num(p.lat);
+      if (p.lon !== undefined) obj.lng = num(p.lon);
+      return JSON.stringify(obj);
+    });
+    lines.splice(10, 0, 'not json', '', '[1,2]', '{}');
+    const file = join(dir, 'points.ndjson');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const run = cli([file, '--workers', '2']);
+    expect(run.status, run.stderr).toBe(0);
+    const out = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out.length).toBe(lines.length - 1); // the blank line is not a row
+    const inputs = lines.filter((l) => l !== '');
+    for (let i = 0; i < out.length; i++) {
+      const line = inputs[i];
+      let obj: Record<string, unknown> | null = null;
+      try {
+        const v = JSON.parse(line);
+        if (v && typeof v === 'object' && !Array.isArray(v)) obj = v;
+      } catch {
+        /* not JSON */
+      }
+      if (!obj) {
+        expect(out[i]).toMatchObject({ line, country: null, subdivision: null });
+        expect(out[i].error).toMatch(/^Row is not/);
+        continue;
+      }
+      let want: { country: string | null; subdivision: string | null; error?: string };
+      try {
+        want = { country: geo.tryCountryFromGps(obj.lat as string, obj.lng as string), subdivision: geo.trySubdivisionFromGps(obj.lat as string, obj.lng as string) };
+      } catch (e) {
+        want = { country: null, subdivision: null, error: (e as Error).message };
+      }
+      expect(out[i], line).toEqual({ ...obj, ...want });
+    }
+    expect(summary(run.stderr).rows).toBe(out.length);
+    // sniffed from stdin
+    const piped = cli([], { input: lines.slice(0, 50).join('\n') });
+    expect(piped.stdout).toBe(run.stdout.split('\n').slice(0, 49).join('\n') + '\n');
+  });
+
+  it('a damaged dataset is exit 1 with the DataError text', () => {
+    const bad = join(dir, 'bad.geolookup');
+    writeFileSync(bad, 'not a dataset');
+    const run = cli(['--data', bad], { input: 'lat,lon\n1,2\n' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/bad\.geolookup: file is 13 bytes, too short/);
+  });
+
+  it('memory stays bounded: 2M rows streamed through stdin use about what 100k rows do', async () => {
+    const stream = (n: number) =>
+      new Promise<number>((resolve, reject) => {
+        const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', '-', '--format', 'csv', '--workers', '2'], { cwd: dir });
+        let err = '';
+        let lines = 0;
+        child.stdout.on('data', (b: Buffer) => {
+          for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) lines++;
+        });
+        child.stderr.on('data', (b) => (err += b));
+        child.on('error', reject);
+        child.on('close', (code) => {
+          if (code !== 0 || lines !== n + 1) reject(new Error(`exit ${code}, ${lines} lines: ${err}`));
+          else resolve(summary(err).peakRssMB);
+        });
+        const r = rng(n);
+        let i = 0;
+        Readable.from(
+          (function* () {
+            yield 'id,lat,lon\n';
+            while (i < n) {
+              let s = '';
+              for (const end = Math.min(n, i + 10_000); i < end; i++) s += `${i},${(r() * 180 - 90).toFixed(5)},${(r() * 360 - 180).toFixed(5)}\n`;
+              yield s;
+            }
+          })(),
+        ).pipe(child.stdin);
+      });
+    const small = await stream(100_000);
+    const large = await stream(2_000_000);
+    expect(large - small, `peak RSS ${small} MB for 100k rows, ${large} MB for 2M`).toBeLessThan(60);
+  });
+});
