@@ -43,6 +43,13 @@ const ops: Op[] = [
       return null;
     }
   }],
+  ['subdivisionFromGps (throwing)', (p, i) => {
+    try {
+      return geo.subdivisionFromGps(p.lat[i], p.lon[i]);
+    } catch {
+      return null;
+    }
+  }],
 ];
 
 function measure(p: Points, fn: Op[1], codes: string[], subs: string[]): { opsPerSec: number; medianNs: number; p99Ns: number } {
