@@ -88,7 +88,7 @@ const ALLOW = 'GET, HEAD';
 const TEXT = 'text/plain; charset=utf-8';
 const PROBLEM = 'application/problem+json';
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-const EXTRA_TITLES: Record<number, string> = { 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const EXTRA_TITLES: Record<number, string> = { 408: 'Request Timeout', 414: 'URI Too Long', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
 
 function title(status: number): string {
   return EXTRA_TITLES[status] ?? statusTitle(status);
@@ -208,6 +208,8 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2))),
     keepAlive: true,
     noDelay: true,
+    // node's own answer to an HTTP/1.1 request without Host is a bare 400; handle() answers it with a problem record.
+    requireHostHeader: false,
   }) as GeoLookupServer;
   server.timeout = options.socketTimeout ?? 0;
 
@@ -300,9 +302,17 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
       // The scanner cannot follow a body: answer this request, then close the connection.
       desync(req.socket);
       res.shouldKeepAlive = false;
-    } else if (verdict === UNKNOWN) res.shouldKeepAlive = false;
+    } else if (verdict === UNKNOWN || req.headers.upgrade !== undefined) {
+      // An Upgrade request leaves node's parser reading nothing more on this connection: close it after the answer.
+      res.shouldKeepAlive = false;
+    }
     const method = req.method;
     const url = req.url ?? '/';
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      res.shouldKeepAlive = false;
+      sendProblem(res, problem(400, 'Malformed HTTP request: HTTP/1.1 requires a Host header.'));
+      return;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       sendProblem(res, problem(405, `Method ${method} is not allowed; use GET or HEAD.`), { Allow: ALLOW });
       return;
@@ -407,11 +417,30 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
   server.on('connection', (socket: Socket) => scanConnection(socket, maxHeaderSize));
 
+  // Without these listeners node answers an unknown Expect with a bare 417 and drops CONNECT
+  // without a word; both get a problem record like every other refusal (found by fuzzing).
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    takeVerdict(req.socket); // keep the key-scan queue in step with the requests
+    res.shouldKeepAlive = false;
+    sendProblem(res, problem(417, 'Only "Expect: 100-continue" is supported.'));
+  });
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify(problem(405, 'Method CONNECT is not allowed; use GET or HEAD.'));
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: ${PROBLEM}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
   // Requests the parser rejects: answer with a problem record and close. A bad byte in the
   // X-API-Key line (a newline, a control character, a folded continuation) is a 401.
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
     const pending = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || (pending && pending.headersSent)) {
+    // A response still being written cannot be followed by another, nor can one that closed the
+    // connection (the bytes after it are an unread body); a finished keep-alive one can, so a
+    // malformed request after it gets its 400 too instead of a silent close.
+    if (err.code === 'ECONNRESET' || !socket.writable || (pending && pending.headersSent && (!pending.writableEnded || !pending.shouldKeepAlive))) {
       socket.destroy();
       return;
     }
@@ -421,9 +450,11 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     else if (badKeyLine(err)) p = problem(401, 'The X-API-Key value contains whitespace or control characters.', PROBLEM_TYPES.authentication);
     else p = problem(400, 'Malformed HTTP request.');
     const body = JSON.stringify(p);
+    // A HEAD request's answer has no body (its client would read one as a stray response).
+    const head = err.rawPacket !== undefined && err.rawPacket.toString('latin1', 0, 5) === 'HEAD ';
     socket.end(
       `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`,
     );
   });
 

@@ -88,8 +88,13 @@ function onData(this: Scanned, chunk: Buffer): void {
     const rest = scanText(str, st);
     st.carry = rest >= str.length ? '' : str.slice(rest);
   }
-  // Beyond the header size limit the parser answers 431 and closes the connection.
-  if (st.carry.length > st.limit) desync(this);
+  // Beyond the header size limit the parser answers 431 and closes the connection; a long
+  // body behind a head looks the same. Heads already seen keep their verdicts (found by fuzzing:
+  // a GET with a 10 kB body lost its own verdict and got a 401).
+  if (st.carry.length > st.limit) {
+    st.stopped = true;
+    st.carry = '';
+  }
 }
 
 /** Starts scanning a new connection's request heads (call from the server's 'connection' event). */
@@ -110,6 +115,6 @@ export function desync(socket: Socket): void {
 /** The verdict for the next request on this socket: 0, PADDED, or UNKNOWN. */
 export function takeVerdict(socket: Socket): number {
   const st = (socket as Scanned)[kScan];
-  if (st === undefined || st.stopped || st.queue.length === 0) return UNKNOWN;
+  if (st === undefined || st.queue.length === 0) return UNKNOWN;
   return st.queue.shift()!;
 }
