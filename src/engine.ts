@@ -59,6 +59,11 @@ export function createEngine(ds: Dataset): GeoLookup {
   const countries = Object.freeze(ds.meta.countries.map((c) => Object.freeze({ ...c })));
   const subdivisions = Object.freeze(ds.meta.subdivisions.map((s) => Object.freeze({ ...s })));
   const covered = Uint8Array.from(ds.meta.subdivisions, (s) => (s.covered ? 1 : 0));
+  // isInSubdivision's fast path: one map from an exact code to its answer (a covered
+  // subdivision's index, or -2 - country for an alias such as US-PR, which wins).
+  const exactSubdivision = new Map<string, number>();
+  ds.subdivisionByCode.forEach((i, code) => covered[i] && exactSubdivision.set(code, i));
+  ds.aliasCountry.forEach((c, code) => exactSubdivision.set(code, -2 - c));
 
   function region(lat: unknown, lon: unknown): number {
     if (inRange(lat, lon)) return locate(ds, lat as number, lon as number);
@@ -92,10 +97,8 @@ export function createEngine(ds: Dataset): GeoLookup {
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
     // Fast path: an upper-case code already in the tables needs no parsing.
     if (typeof code === 'string' && inRange(lat, lon)) {
-      const alias = ds.aliasCountry.get(code);
-      if (alias !== undefined) return -2 - alias;
-      const hit = ds.subdivisionByCode.get(code);
-      if (hit !== undefined && covered[hit]) return hit;
+      const hit = exactSubdivision.get(code);
+      if (hit !== undefined) return hit;
     }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
