@@ -3,6 +3,7 @@
 import { createGeoLookup, defaultDataPath, GeoLookupError, NotFoundError, ValidationError } from './index.js';
 import { runKeys, runServe } from './serve-cli.js';
 import { runBatch } from './batch-cli.js';
+import { runExport } from './export-cli.js';
 
 export const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3 } as const;
 
@@ -16,6 +17,7 @@ Usage:
   geolookup serve --keys FILE [--port N]         the HTTP API, self-hosted (serve --help)
   geolookup keys create|revoke|list --keys FILE  manage the server's API keys (keys --help)
   geolookup batch [FILE|-] [> out.csv]           every row of a CSV / NDJSON file, on all cores (batch --help)
+  geolookup export --layer L --format F [-o FILE] boundaries as the lookup answers them (export --help)
 
 Options:
   --json         print {"data": ...} or {"error": problem} as JSON
@@ -29,6 +31,7 @@ export function run(argv: string[], out: (s: string) => void, err: (s: string) =
   if (argv[0] === 'serve') return runServe(argv.slice(1), out, err);
   if (argv[0] === 'keys') return runKeys(argv.slice(1), out, err);
   if (argv[0] === 'batch') return runBatch(argv.slice(1), out, err);
+  if (argv[0] === 'export') return runExport(argv.slice(1), out, err);
   let json = false;
   let data: string | undefined;
   const pos: string[] = [];
