@@ -238,10 +238,13 @@ export function trapezoids(
 ): void {
   // Segments with ay < by, clipped in y to the cell; horizontal ones only ever lie on a cut.
   const seg: number[] = [];
+  // Every vertex height is a cut: a horizontal edge (skipped below) bounds an answer too.
+  const cuts: number[] = [y0, y1];
   for (const r of rings) {
     const n = r.length;
     for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
       let ax = r[j], ay = r[j + 1], bx = r[i], by = r[i + 1];
+      if (by > y0 && by < y1) cuts.push(by);
       if (ay === by) continue;
       if (ay > by) [ax, ay, bx, by] = [bx, by, ax, ay];
       if (by <= y0 || ay >= y1) continue;
@@ -254,12 +257,6 @@ export function trapezoids(
   const ns = seg.length >> 2;
   const left = ns - 2;
   const right = ns - 1;
-  const cuts: number[] = [y0, y1];
-  for (let s = 0; s < ns; s++) {
-    const ay = seg[4 * s + 1], by = seg[4 * s + 3];
-    if (ay > y0 && ay < y1) cuts.push(ay);
-    if (by > y0 && by < y1) cuts.push(by);
-  }
   // Proper crossings: y-overlap, x-overlap, then exact sign tests.
   for (let s = 0; s < ns; s++) {
     const sax = seg[4 * s], say = seg[4 * s + 1], sbx = seg[4 * s + 2], sby = seg[4 * s + 3];

@@ -38,7 +38,8 @@ function rectangle(x0: number, y0: number, x1: number, y1: number): FlatPolygon[
 
 /**
  * Rows of one layer in grid order (south to north, west to east). A generator,
- * so a writer holds one 1° cell's geometry at a time.
+ * so a writer holds one 1° cell's geometry at a time. `only` restricts the
+ * export to some level-0 cells (column from -180°, row from -90°).
  */
 export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number, row: number) => boolean): Generator<ExportRow> {
   const countryLayer = layer === 'country';
@@ -180,11 +181,11 @@ export function rowToCsv(row: ExportRow): string {
  * first (csv-wkt, geojson), one chunk per row, a closing last (geojson).
  * geojsonseq is one Feature per line (newline-delimited GeoJSON, no RS byte).
  */
-export function* exportChunks(ds: Dataset, layer: ExportLayer, format: ExportFormat): Generator<string> {
+export function* exportChunks(ds: Dataset, layer: ExportLayer, format: ExportFormat, only?: (col: number, row: number) => boolean): Generator<string> {
   if (format === 'csv-wkt') yield `${CSV_HEADER}\n`;
   if (format === 'geojson') yield '{"type":"FeatureCollection","features":[\n';
   let first = true;
-  for (const row of exportRows(ds, layer)) {
+  for (const row of exportRows(ds, layer, only)) {
     if (format === 'csv-wkt') yield `${rowToCsv(row)}\n`;
     else if (format === 'geojsonseq') yield `${rowToGeoJson(row)}\n`;
     else {

@@ -125,7 +125,11 @@ export async function loadBoundaries(client: pg.Client, table: string, rows: Asy
   return n;
 }
 
-/** Loads points (id, lon, lat) into `table` with a GiST index. */
+/**
+ * Loads points (id, lon, lat) into `table` with a GiST index. Longitude 180 is
+ * stored as -180, as the lookup folds it: rows end at 180 with a closed edge,
+ * so there the export would answer for the cell west of the antimeridian.
+ */
 export async function loadPoints(client: pg.Client, table: string, lons: Float64Array, lats: Float64Array): Promise<void> {
   await client.query(`CREATE TABLE ${table} (id int PRIMARY KEY, lon float8 NOT NULL, lat float8 NOT NULL, geom geometry(Point, 4326) NOT NULL)`);
   const step = 50_000;
@@ -133,7 +137,7 @@ export async function loadPoints(client: pg.Client, table: string, lons: Float64
     const ids = Array.from({ length: Math.min(step, lons.length - i) }, (_, k) => i + k);
     await client.query(`INSERT INTO ${table} (id, lon, lat, geom) SELECT id, x, y, ST_SetSRID(ST_MakePoint(x, y), 4326) FROM unnest($1::int[], $2::float8[], $3::float8[]) AS t(id, x, y)`, [
       ids,
-      Array.from(lons.subarray(i, i + step)),
+      Array.from(lons.subarray(i, i + step), (x) => (x === 180 ? -180 : x)),
       Array.from(lats.subarray(i, i + step)),
     ]);
   }
@@ -157,4 +161,38 @@ export async function distanceToEdges(client: pg.Client, boundaries: string, lon
   );
   const d = res.rows[0]?.d;
   return d === null || d === undefined ? Infinity : d * 111_195;
+}
+
+export interface Disagreement {
+  lat: number;
+  lon: number;
+  library: string | null;
+  postgis: string[];
+  /** Metres to the nearest edge of a row near the point (upper bound). */
+  distanceM: number;
+}
+
+/**
+ * Compares ST_Covers over `boundaries` with the library's answer for every
+ * point of `points` (ids index lats/lons); each disagreement gets its distance
+ * to the nearest row edge, so a caller can tell edge effects from errors.
+ */
+export async function compareWithLibrary(
+  client: pg.Client,
+  points: string,
+  boundaries: string,
+  lats: Float64Array,
+  lons: Float64Array,
+  answer: (lat: number, lon: number) => string | null,
+): Promise<Disagreement[]> {
+  const covering = await coveringCodes(client, points, boundaries);
+  const out: Disagreement[] = [];
+  for (let i = 0; i < lats.length; i++) {
+    const lib = answer(lats[i], lons[i]);
+    const pgc = covering.get(i) ?? [];
+    if (lib === null ? pgc.length === 0 : pgc.length === 1 && pgc[0] === lib) continue;
+    const lon = lons[i] === 180 ? -180 : lons[i];
+    out.push({ lat: lats[i], lon: lons[i], library: lib, postgis: pgc, distanceM: await distanceToEdges(client, boundaries, lon, lats[i], 1e-4) });
+  }
+  return out;
 }
