@@ -175,7 +175,7 @@ async function kill(): Promise<void> {
     }
   };
   // SIGTERM under load
-  const a = await serve(keys, ['--flush-interval', '3600']);
+  const a = await serve(keys, ['--flush-interval', '3600', '--burst', '100000000']);
   const la = load(a.port, k.key, 8);
   await new Promise((r) => setTimeout(r, 5000));
   a.kill('SIGTERM');
@@ -184,7 +184,7 @@ async function kill(): Promise<void> {
   console.log(`SIGTERM: exit ${codeA}; answered ${ra.ok}, failed ${ra.failed}; quota file counts ${used()} (served ${ra.ok})`);
   // kill -9 under load, flush interval 2 s
   const before = used();
-  const b = await serve(keys, ['--flush-interval', '2']);
+  const b = await serve(keys, ['--flush-interval', '2', '--burst', '100000000']);
   const lb = load(b.port, k.key, 8);
   await new Promise((r) => setTimeout(r, 7300));
   const servedUntilKill = lb.counts().ok;
