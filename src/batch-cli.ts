@@ -227,6 +227,14 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
   const fromFile = opts.input !== undefined && opts.input !== '-';
   const input: Readable = fromFile ? createReadStream(opts.input!, { highWaterMark: JOB_BYTES }) : (opts.stdin ?? process.stdin);
   let size = 0;
+  if (!fromFile && opts.stdin === undefined) {
+    try {
+      const st = fstatSync(0);
+      if (st.isFile()) size = st.size; // `< file`: percent and ETA work for redirected input too
+    } catch {
+      /* no stdin */
+    }
+  }
   if (fromFile) {
     await new Promise<void>((resolve, reject) => {
       (input as ReturnType<typeof createReadStream>).once('open', (fd: number) => {
@@ -323,7 +331,7 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
     signal();
   };
   output.on('drain', signal);
-  output.on('error', fail);
+  output.on('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EPIPE' ? new Error('the output was closed before the end (EPIPE)') : e));
   const needDrain = () => output.writableNeedDrain === true;
 
   try {
@@ -363,6 +371,7 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
       });
     } else if (needDrain()) await new Promise((resolve) => output.once('drain', resolve));
   } finally {
+    if (failure && opts.output !== undefined) output.destroy();
     output.off('drain', signal);
     progress?.stop();
     for (const w of pool) w.removeAllListeners('exit');

@@ -292,6 +292,17 @@ describe('geolookup batch (built CLI)', () => {
     const counts = checkCsv(run.stdout, rows);
     expect(counts.errors).toBeGreaterThan(3000);
     expect(summary(run.stderr)).toMatchObject({ rows: rows.length, ...counts });
+    expect(run.stderr.trim().split('\n'), 'stderr is not a terminal: the summary only').toHaveLength(1);
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('draws a progress bar (percent, rows/s, ETA) when stderr is a terminal', () => {
+    const file = join(dir, 'tty.csv');
+    writeCsv(file, makeRows(50_000, 7));
+    // script(1) gives the command a pseudo-terminal; stdout goes to a file so only stderr reaches it.
+    const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist', 'cli.js'))} batch tty.csv -o tty.out.csv`, '/dev/null'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/100% \| 50,000 rows \| [\d,]+ rows\/s \| ETA/);
+    expect(r.stdout).toMatch(/50,000 rows, [\d,]+ found/);
   });
 
   it('CJS build, one worker, -o file: the same bytes as the ESM build with two', () => {
