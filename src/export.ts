@@ -135,7 +135,11 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
 const SCALE = 10 ** EXPORT_DECIMALS;
 const num = (v: number): string => String(Math.round(v * SCALE) / SCALE);
 
-/** Rounded, closed rings; repeated points after rounding dropped, rings left with no area dropped. */
+/**
+ * Rounded, closed rings; repeated points after rounding dropped, rings left
+ * with fewer than three points dropped (a polygon whose outer ring goes, with
+ * its holes: slivers far thinner than the quantisation bound).
+ */
 function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
   const out: string[][][] = [];
   for (const poly of polygons) {
@@ -147,25 +151,32 @@ function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
         if (pts[pts.length - 1] !== p) pts.push(p);
       }
       while (pts.length > 1 && pts[pts.length - 1] === pts[0]) pts.pop();
-      if (pts.length < 3) continue;
+      if (pts.length < 3) {
+        if (rings.length === 0) break;
+        continue;
+      }
       pts.push(pts[0]);
       rings.push(pts);
     }
-    if (rings.length && poly.length && rings[0] !== undefined) out.push(rings);
+    if (rings.length) out.push(rings);
   }
   return out;
 }
 
-export function rowToWkt(row: ExportRow): string {
-  const polys = roundedPolygons(row.polygons);
-  return `MULTIPOLYGON(${polys.map((p) => `(${p.map((r) => `(${r.join(',')})`).join(',')})`).join(',')})`;
-}
+const wktOf = (polys: string[][][]): string => `MULTIPOLYGON(${polys.map((p) => `(${p.map((r) => `(${r.join(',')})`).join(',')})`).join(',')})`;
 
-export function rowToGeoJson(row: ExportRow): string {
-  const polys = roundedPolygons(row.polygons);
+function geoJsonOf(row: ExportRow, polys: string[][][]): string {
   const coords = polys.map((p) => `[${p.map((r) => `[${r.map((pt) => `[${pt.replace(' ', ',')}]`).join(',')}]`).join(',')}]`).join(',');
   const props = JSON.stringify({ layer: row.layer, code: row.code, name: row.name, country: row.country });
   return `{"type":"Feature","properties":${props},"bbox":${JSON.stringify(row.bbox)},"geometry":{"type":"MultiPolygon","coordinates":[${coords}]}}`;
+}
+
+export function rowToWkt(row: ExportRow): string {
+  return wktOf(roundedPolygons(row.polygons));
+}
+
+export function rowToGeoJson(row: ExportRow): string {
+  return geoJsonOf(row, roundedPolygons(row.polygons));
 }
 
 const csvField = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -173,23 +184,28 @@ const csvField = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}
 export const CSV_HEADER = 'layer,code,name,country,wkt';
 
 export function rowToCsv(row: ExportRow): string {
-  return `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${rowToWkt(row)}"`;
+  return csvOf(row, roundedPolygons(row.polygons));
 }
+
+const csvOf = (row: ExportRow, polys: string[][][]) => `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${wktOf(polys)}"`;
 
 /**
  * The export as text chunks, each ending in a newline: a header or opening
  * first (csv-wkt, geojson), one chunk per row, a closing last (geojson).
  * geojsonseq is one Feature per line (newline-delimited GeoJSON, no RS byte).
+ * Rows with nothing left after rounding (slivers) are not written.
  */
 export function* exportChunks(ds: Dataset, layer: ExportLayer, format: ExportFormat, only?: (col: number, row: number) => boolean): Generator<string> {
   if (format === 'csv-wkt') yield `${CSV_HEADER}\n`;
   if (format === 'geojson') yield '{"type":"FeatureCollection","features":[\n';
   let first = true;
   for (const row of exportRows(ds, layer, only)) {
-    if (format === 'csv-wkt') yield `${rowToCsv(row)}\n`;
-    else if (format === 'geojsonseq') yield `${rowToGeoJson(row)}\n`;
+    const polys = roundedPolygons(row.polygons);
+    if (polys.length === 0) continue;
+    if (format === 'csv-wkt') yield `${csvOf(row, polys)}\n`;
+    else if (format === 'geojsonseq') yield `${geoJsonOf(row, polys)}\n`;
     else {
-      yield `${first ? '' : ',\n'}${rowToGeoJson(row)}`;
+      yield `${first ? '' : ',\n'}${geoJsonOf(row, polys)}`;
       first = false;
     }
   }
