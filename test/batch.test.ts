@@ -327,10 +327,17 @@ describe('geolookup batch (built CLI)', () => {
     expect(run.stdout.startsWith('id;name;LAT;Lng;subdivision;error\r\n')).toBe(true);
     const out = readCsv(run.stdout, ';');
     expect(out.length).toBe(rows.length + 1);
+    const countryOnly = cli(['-', '--fields', 'country', '--delimiter', ';', '--workers', '1'], { input: text });
+    const out2 = readCsv(countryOnly.stdout, ';');
+    expect(out2[0].slice(-2)).toEqual(['country', 'error']);
     for (let i = 0; i < rows.length; i++) {
       const want = expected(rows[i].lat, rows[i].lon);
       expect(out[i + 1].slice(-2), `row ${i}`).toEqual([want.subdivision ?? '', want.error ?? '']);
+      expect(out2[i + 1].slice(-2), `row ${i}`).toEqual([want.country ?? '', want.error ?? '']);
     }
+    // A last row without a terminator gets the header's.
+    const last = cli(['--format', 'csv'], { input: 'lat,lon\r\n0,-30\r\n0,-30' });
+    expect(last.stdout).toBe('lat,lon,country,subdivision,error\r\n0,-30,,,\r\n0,-30,,,\r\n');
   });
 
   it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {
