@@ -293,8 +293,17 @@ export function trapezoids(
       list.push([s, x]);
     }
     list.sort((a, b) => a[1] - b[1]);
+    // Runs of values a rounding apart take one value: the cell side's when a side is among them.
     const eps = 1e-12 * Math.max(1, Math.abs(x0), Math.abs(x1));
-    for (let i = 1; i < list.length; i++) if (list[i][1] - list[i - 1][1] <= eps) list[i][1] = list[i - 1][1];
+    for (let i = 0; i < list.length; ) {
+      let j = i + 1;
+      while (j < list.length && list[j][1] - list[j - 1][1] <= eps) j++;
+      let v = list[i][1];
+      for (let k = i; k < j; k++) if (list[k][0] === left) v = x0;
+      for (let k = i; k < j; k++) if (list[k][0] === right) v = x1;
+      for (let k = i; k < j; k++) list[k][1] = v;
+      i = j;
+    }
     const m = new Map<number, number>();
     for (const [s, x] of list) m.set(s, s === left ? x0 : s === right ? x1 : Math.min(x1, Math.max(x0, x)));
     xsAt.push(m);

@@ -16,8 +16,12 @@ export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv-wkt';
 export const EXPORT_LAYERS: readonly ExportLayer[] = ['country', 'subdivision'];
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq', 'csv-wkt'];
 
-/** Decimal places of exported coordinates: 1e-9° ≈ 0.1 mm, far inside the 0.155 m quantisation bound. */
-export const EXPORT_DECIMALS = 9;
+/**
+ * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.155 m
+ * quantisation bound. Nine decimals left a few rows with a spike where rounding
+ * folded a centimetre-sized zig-zag onto itself (ST_IsValid false); ten leave none.
+ */
+export const EXPORT_DECIMALS = 10;
 
 export interface ExportRow {
   layer: ExportLayer;

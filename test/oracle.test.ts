@@ -199,6 +199,13 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
     return diff;
   };
 
+  it('both layers: every row is a valid polygon (ST_IsValid)', async () => {
+    for (const table of ['country', 'subdivision']) {
+      const invalid = await db.client.query(`SELECT code, ST_IsValidReason(geom) AS reason FROM ${table} WHERE NOT ST_IsValid(geom)`);
+      expect(invalid.rows, table).toEqual([]);
+    }
+  });
+
   it(`countryFromGps: ST_Covers agrees on ${N} points except within the quantisation bound`, async () => {
     const diff = await compare('country', tryCountryFromGps);
     summarise('country', diff);
