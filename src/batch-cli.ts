@@ -8,7 +8,7 @@
 // in flight or waiting to be written, and no job is sent while the output asks
 // to drain, so memory stays bounded whatever the input size or output speed.
 
-import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -385,13 +385,28 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
     seconds,
     rowsPerSecond: stats.rows / seconds,
     workers,
-    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    peakRssMB: peakRssKB() / 1024,
   };
   stderr.write(
     `geolookup batch: ${fmtInt(stats.rows)} rows, ${fmtInt(stats.found)} found, ${fmtInt(stats.notFound)} not found, ${fmtInt(stats.errors)} errors; ` +
       `${seconds.toFixed(2)} s, ${fmtInt(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB\n`,
   );
   return summary;
+}
+
+/**
+ * Peak resident memory of this process (all threads). Linux's VmHWM belongs to this
+ * process image only; getrusage's maxRSS also counts the parent's memory when the
+ * parent spawned us (the high-water mark survives exec), so it is the fallback.
+ */
+function peakRssKB(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'latin1'));
+    if (m) return Number(m[1]);
+  } catch {
+    /* not Linux */
+  }
+  return process.resourceUsage().maxRSS;
 }
 
 /** Percent and ETA by bytes when the input size is known (a file); rows and rows/s always. */
