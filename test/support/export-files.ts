@@ -26,7 +26,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Path of the csv-wkt export of `layer` for the current dataset, with how long making it took (0 when cached). */
 export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ path: string; seconds: number }> {
-  const tag = createHash('sha256').update(readFileSync(DATASET)).update(readFileSync(join(ROOT, 'src', 'export-geometry.ts'))).update(readFileSync(join(ROOT, 'src', 'export.ts'))).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(readFileSync(DATASET));
+  for (const f of ['cells.ts', 'export-geometry.ts', 'export.ts', 'export-cli.ts', 'locate.ts', 'dataset.ts']) hash.update(readFileSync(join(ROOT, 'src', f)));
+  const tag = hash.digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'geolookup-export-cache');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${tag}-${layer}.csv`);
