@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,6 +45,8 @@ export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ pa
     }
   }
   try {
+    // Exports of an older dataset or export code are of no further use.
+    for (const f of readdirSync(dir)) if (!f.startsWith(tag) && !f.endsWith('.lock')) rmSync(join(dir, f), { force: true });
     const t0 = performance.now();
     const tmp = `${path}.${process.pid}.tmp`;
     cli(['export', '--layer', layer, '--format', 'csv-wkt', '-o', tmp]);
