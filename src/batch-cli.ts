@@ -21,7 +21,7 @@ import { DataError, GeoLookupError, ValidationError } from './errors.js';
 import { defaultDataPath } from './index.js';
 import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
 import type { BatchFormat, ChunkStats, RowSettings } from './batch-rows.js';
-import type { InitFailed, JobDone, WorkerInit } from './batch-worker.js';
+import type { InitFailed, JobDone, Recycle, WorkerInit } from './batch-worker.js';
 
 /** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
 const JOB_BYTES = 1 << 20;
@@ -125,11 +125,14 @@ function missingColumn(what: string, flag: string, wanted: string | undefined, d
 }
 
 /** Splits the byte stream into jobs of whole records, each in a buffer of its own (transferable). */
-async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, recordEnd: (b: Buffer) => number): AsyncGenerator<Uint8Array> {
+async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, recordEnd: (b: Buffer) => number, spare: ArrayBuffer[]): AsyncGenerator<Uint8Array> {
   let parts: Buffer[] = first && first.length ? [first] : [];
   let total = parts.length ? first!.length : 0;
   const take = (data: Buffer, end: number): Uint8Array => {
-    const job = new Uint8Array(end);
+    // Job buffers come back from the workers and are reused: no fresh pages per job.
+    let buffer = spare.pop();
+    while (buffer !== undefined && buffer.byteLength < end) buffer = spare.pop();
+    const job = new Uint8Array(buffer ?? new ArrayBuffer(Math.max(end, JOB_BYTES + (JOB_BYTES >> 2))), 0, end);
     job.set(data.subarray(0, end));
     parts = end < data.length ? [Buffer.from(data.subarray(end))] : [];
     total = data.length - end;
@@ -248,7 +251,8 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
   const head = await chunks.next();
   const firstChunk = head.done ? Buffer.alloc(0) : typeof head.value === 'string' ? Buffer.from(head.value) : head.value;
   const format = opts.format ?? formatFromName(fromFile ? opts.input : undefined) ?? sniffFormat(firstChunk);
-  const jobs = readJobs(chunks, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1);
+  const spareInputs: ArrayBuffer[] = [];
+  const jobs = readJobs(chunks, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1, spareInputs);
 
   const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
   const stats: ChunkStats = { rows: 0, found: 0, notFound: 0, errors: 0 };
@@ -316,12 +320,16 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
     for (let r = ready.get(nextOut); r !== undefined; r = ready.get(nextOut)) {
       ready.delete(nextOut++);
       inFlight--;
-      if (r.length > 0) output.write(Buffer.from(r.out.buffer, r.out.byteOffset, r.length));
+      const worker = pool[w];
+      const outBuffer = r.out.buffer as ArrayBuffer;
+      // Once written, the output buffer goes back to the worker that filled it.
+      output.write(Buffer.from(outBuffer, r.out.byteOffset, r.length), () => worker.postMessage({ recycle: outBuffer } satisfies Recycle, [outBuffer]));
+      if (spareInputs.length < 2 * pool.length * JOBS_PER_WORKER) spareInputs.push(r.input.buffer as ArrayBuffer);
       stats.rows += r.rows;
       stats.found += r.found;
       stats.notFound += r.notFound;
       stats.errors += r.errors;
-      bytesDone += r.inputBytes;
+      bytesDone += r.input.length;
       progress?.update(bytesDone, stats.rows);
     }
     signal();

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readDataset } from './dataset.js';
 import { csvCells, processCsv } from './batch-csv.js';
 import { ndjsonCells, processNdjson } from './batch-ndjson.js';
-import type { ChunkResult, RowSettings } from './batch-rows.js';
+import { spareBuffers, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 export interface WorkerInit {
   dataset: SharedArrayBuffer;
@@ -22,7 +22,13 @@ export interface Job {
 export interface JobDone extends Omit<ChunkResult, 'out'> {
   seq: number;
   out: Uint8Array;
-  inputBytes: number;
+  /** The job's bytes, handed back for the next job to reuse. */
+  input: Uint8Array;
+}
+
+/** An output buffer handed back once written. */
+export interface Recycle {
+  recycle: ArrayBuffer;
 }
 
 export interface InitFailed {
@@ -47,9 +53,13 @@ try {
   parentPort!.postMessage(failed);
 }
 
-parentPort!.on('message', ({ seq, bytes }: Job) => {
+parentPort!.on('message', (m: Job | Recycle) => {
+  if ('recycle' in m) {
+    if (spareBuffers.length < 4) spareBuffers.push(m.recycle);
+    return;
+  }
   if (!run) return;
-  const r = run(bytes);
-  const done: JobDone = { ...r, seq, inputBytes: bytes.length };
-  parentPort!.postMessage(done, [r.out.buffer as ArrayBuffer]);
+  const r = run(m.bytes);
+  const done: JobDone = { ...r, seq: m.seq, input: m.bytes };
+  parentPort!.postMessage(done, [r.out.buffer as ArrayBuffer, m.bytes.buffer as ArrayBuffer]);
 });
