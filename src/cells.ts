@@ -81,6 +81,11 @@ export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: 
   walk(ds.grid[i], { x0, y0, x1: x0 + 1, y1: y0 + 1 }, 0);
 }
 
+/** Country index named by a record that lists one country's subdivisions, else -1. */
+export function recordCountry(ds: Dataset, record: number): number {
+  return ds.records[record + 2] - 1;
+}
+
 /**
  * A leaf record with its rings in lon/lat. The Uint16 grid spans the cell
  * window (the cell plus a margin on every side); the runtime tests the point

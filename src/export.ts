@@ -6,7 +6,7 @@
 // where the lookup answers X, except on the row's edges.
 
 import type { Dataset } from './dataset.js';
-import { forEachLeaf, readRecord, type Cell, type LeafEntry } from './cells.js';
+import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from './cells.js';
 import { dissolve, EdgeSet, trapezoids, type FlatPolygon } from './export-geometry.js';
 import { locate, locateCountry } from './locate.js';
 import { GRID_COLS, GRID_ROWS } from './layout.js';
@@ -61,13 +61,10 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
     : (x: number, y: number) => ds.regionSubdivision[locate(ds, y, x)];
 
   /** The code a leaf entry gives its whole cell, or undefined when geometry decides. */
-  const direct = (e: LeafEntry, cell: Cell): number | undefined => {
+  const direct = (e: LeafEntry): number | undefined => {
     if (e.kind === 'country') return e.country;
     if (e.kind === 'region') return countryLayer ? ds.regionCountry[e.region] : ds.regionSubdivision[e.region];
-    if (countryLayer) {
-      const rec = readRecord(ds, e.record, cell);
-      if (rec.country >= 0) return rec.country;
-    }
+    if (countryLayer && recordCountry(ds, e.record) >= 0) return recordCountry(ds, e.record);
     return undefined;
   };
 
@@ -101,7 +98,7 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
       let leaves = 0;
       forEachLeaf(ds, c, r, countryLayer, (cell, e) => {
         leaves++;
-        const code = direct(e, cell);
+        const code = direct(e);
         if (code !== undefined) {
           if (cell.x1 - cell.x0 === 1) uniform = code;
           if (code >= 0) setOf(code).addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
