@@ -124,26 +124,35 @@ function missingColumn(what: string, flag: string, wanted: string | undefined, d
   return new ValidationError(`No ${what} column in ${where} (${looked}).`, { [flag.slice(2)]: [`no ${what} column`] });
 }
 
-/** Splits the byte stream into jobs of whole records, each in a buffer of its own (transferable). */
+/**
+ * Splits the byte stream into jobs of whole records. The pieces read are copied once,
+ * straight into a job buffer (one the workers handed back when there is one, so no
+ * fresh pages per job); only the partial record after the last boundary is carried over.
+ */
 async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, recordEnd: (b: Buffer) => number, spare: ArrayBuffer[]): AsyncGenerator<Uint8Array> {
   let parts: Buffer[] = first && first.length ? [first] : [];
   let total = parts.length ? first!.length : 0;
-  const take = (data: Buffer, end: number): Uint8Array => {
-    // Job buffers come back from the workers and are reused: no fresh pages per job.
+  const assemble = (): ArrayBuffer => {
     let buffer = spare.pop();
-    while (buffer !== undefined && buffer.byteLength < end) buffer = spare.pop();
-    const job = new Uint8Array(buffer ?? new ArrayBuffer(Math.max(end, JOB_BYTES + (JOB_BYTES >> 2))), 0, end);
-    job.set(data.subarray(0, end));
-    parts = end < data.length ? [Buffer.from(data.subarray(end))] : [];
-    total = data.length - end;
-    return job;
+    while (buffer !== undefined && buffer.byteLength < total) buffer = spare.pop();
+    buffer ??= new ArrayBuffer(Math.max(total, JOB_BYTES + (JOB_BYTES >> 1)));
+    const view = new Uint8Array(buffer);
+    let o = 0;
+    for (const part of parts) {
+      view.set(part, o);
+      o += part.length;
+    }
+    return buffer;
   };
   for (;;) {
     if (total >= JOB_BYTES) {
-      const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+      const buffer = assemble();
+      const data = Buffer.from(buffer, 0, total);
       const end = recordEnd(data);
       if (end > 0) {
-        yield take(data, end);
+        parts = end < total ? [Buffer.from(data.subarray(end))] : []; // copies the carried tail out
+        total -= end;
+        yield new Uint8Array(buffer, 0, end);
         continue;
       }
       if (total > MAX_RECORD_BYTES) throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
@@ -155,10 +164,7 @@ async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, re
     parts.push(chunk);
     total += chunk.length;
   }
-  if (total > 0) {
-    const data = Buffer.concat(parts, total);
-    yield take(data, data.length);
-  }
+  if (total > 0) yield new Uint8Array(assemble(), 0, total);
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
