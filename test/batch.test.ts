@@ -434,10 +434,11 @@ describe('geolookup batch (built CLI)', () => {
           else resolve(summary(err).peakRssMB);
         });
       });
-    // 500k rows already reach the steady state (every isolate warm, every job slot used); 8× more must add next to nothing.
+    // 500k rows reach the steady state (every isolate warm, every job slot used); 8× more adds only GC slack
+    // (measured 10-50 MB), while reading ahead without the in-flight limit adds 140 MB here.
     const small = await run(write(500_000), 500_000);
     const large = await run(write(4_000_000), 4_000_000);
-    expect(large - small, `peak RSS ${small} MB for 500k rows, ${large} MB for 4M`).toBeLessThan(40);
+    expect(large - small, `peak RSS ${small} MB for 500k rows, ${large} MB for 4M`).toBeLessThan(80);
     expect(large, 'dataset once (shared) plus three V8 isolates and a few jobs').toBeLessThan(400);
   });
 });
