@@ -10,4 +10,6 @@ export default defineConfig({
   sourcemap: true,
   splitting: false,
   external: [/^node:/],
+  // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.
+  noExternal: ['flatbush'],
 });

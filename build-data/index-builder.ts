@@ -53,6 +53,8 @@ export interface BuiltIndex {
   overlaps: { winner: number; loser: number; km2: number }[];
   /** Subdivisions some cell of the index can answer. */
   usedSubdivisions: number[];
+  /** Boxes (subdivision, cell union per level-0 cell) where a subdivision answers as a leaf's default. */
+  defaultBoxes: (Box & { subdivision: number })[];
 }
 
 const KM_PER_DEG = 111.195;
@@ -338,6 +340,20 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     return pieces.filter((p) => !p.part.sea);
   }
 
+  /** Per (subdivision, level-0 cell): the union of leaf cells answered by default there. */
+  const defaultBoxes = new Map<number, Box & { subdivision: number }>();
+  function growDefaultBox(subdivision: number, cell: Box): void {
+    const key = subdivision * GRID_COLS * GRID_ROWS + Math.floor(cell.y0 + 90) * GRID_COLS + Math.floor(cell.x0 + 180);
+    const b = defaultBoxes.get(key);
+    if (!b) defaultBoxes.set(key, { ...cell, subdivision });
+    else {
+      b.x0 = Math.min(b.x0, cell.x0);
+      b.y0 = Math.min(b.y0, cell.y0);
+      b.x1 = Math.max(b.x1, cell.x1);
+      b.y1 = Math.max(b.y1, cell.y1);
+    }
+  }
+
   function trimTrailing(pieces: Piece[], answer: (p: Piece) => number, fallback: number): Piece[] {
     let n = pieces.length;
     while (n > 0 && answer(pieces[n - 1]) === fallback) n--;
@@ -420,6 +436,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
           stats.fallbackCells++;
           sDefault = nearestSubdivision(c, cx, cy);
         }
+        // The default answers the rest of the cell, which can reach past the subdivision's
+        // own polygons (coast, fallback): its box must cover that for bounding-box queries.
+        if (sDefault >= 0) growDefaultBox(sDefault, cell);
       }
       const kept = s.full ? s.kept : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
       const items = quantiseItems(kept, (p) => region(c, p.part.subdivision), win);
@@ -472,6 +491,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices },
     gapDistancesKm,
     overlaps: [...overlaps.values()].sort((a, b) => b.km2 - a.km2),
+    defaultBoxes: [...defaultBoxes.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),
     usedSubdivisions: [...used].map((r) => regionList[2 * r + 1]).filter((s) => s !== NONE16),
   };
 }

@@ -15,16 +15,25 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** The Flatbush over every part's box; boxcodes names each item (country >= 0, subdivision -1 - s). */
-function partIndex(src: Sources): { flatbush: Uint8Array; boxcodes: Int32Array } {
+/**
+ * The Flatbush over every part's box, plus the boxes where a subdivision answers as a
+ * leaf's default (coast and fallback), so a box query finds every region the lookups can
+ * answer inside it; boxcodes names each item (country >= 0, subdivision -1 - s).
+ */
+function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; boxcodes: Int32Array } {
   const parts: Part[] = [...src.countryParts, ...src.subdivisionParts.filter((p) => p.subdivision >= 0)];
-  const fb = new Flatbush(Math.max(1, parts.length));
-  const codes = new Int32Array(Math.max(1, parts.length));
+  const n = parts.length + index.defaultBoxes.length;
+  const fb = new Flatbush(Math.max(1, n));
+  const codes = new Int32Array(Math.max(1, n));
   parts.forEach((p, i) => {
     fb.add(p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1);
     codes[i] = p.layer === 'country' ? p.country : -1 - p.subdivision;
   });
-  if (parts.length === 0) fb.add(0, 0, 0, 0);
+  index.defaultBoxes.forEach((b, i) => {
+    fb.add(b.x0, b.y0, b.x1, b.y1);
+    codes[parts.length + i] = -1 - b.subdivision;
+  });
+  if (n === 0) fb.add(0, 0, 0, 0);
   fb.finish();
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
 }
@@ -41,7 +50,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     subdivisionGapKm: params.gapKm as number,
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
-  const { flatbush, boxcodes } = partIndex(src);
+  const { flatbush, boxcodes } = partIndex(src, index);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),

@@ -5,6 +5,7 @@ import type { BinaryInput } from './container.js';
 
 export * from './errors.js';
 export type { GeoLookup } from './engine.js';
+export type { BBox, BoxQueries } from './boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
 export type { BinaryInput } from './container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';

@@ -2,6 +2,8 @@
 // payload (no copy, nothing decoded per cell) and builds the small code maps.
 
 import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
+import type Flatbush from 'flatbush';
+import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
 import { GRID_COLS, GRID_ROWS, NONE16, RECORD_HEADER, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
@@ -76,7 +78,9 @@ export interface Dataset {
   /** Alias subdivision code → country index. */
   aliasCountry: Map<string, number>;
   alpha2ToAlpha3: Map<string, string>;
-  flatbush: ArrayBuffer;
+  /** Flatbush over every polygon part's box (read in place), and each part's code: >= 0 country index, < 0 is -1 - subdivision index. */
+  parts: Flatbush;
+  partCodes: Int32Array;
   byteLength: number;
 }
 
@@ -120,7 +124,14 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const regions = typed(section(payload, 6, name), Uint16Array, name, 'regions');
   const fb = section(payload, 7, name);
-  const flatbush = fb.buffer.slice(fb.byteOffset, fb.byteOffset + fb.byteLength) as ArrayBuffer;
+  let parts: Flatbush;
+  try {
+    parts = readParts(fb);
+  } catch (err) {
+    throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, { cause: err });
+  }
+  const partCodes = typed(section(payload, 8, name), Int32Array, name, 'boxcodes');
+  if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -149,6 +160,10 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   checkEntries(grid, blocks, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < blockCountry.length; i++) if (blockCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: blockcountry names country ${blockCountry[i] - 2} (corrupted index)`);
+  for (let i = 0; i < partCodes.length; i++) {
+    const c = partCodes[i];
+    if (c >= countryCodes.length || -1 - c >= subdivisionCodes.length) throw new DataError(`${name}: boxcodes names code ${c} beyond the code tables (corrupted index)`);
+  }
 
   const margin = meta.params.margin;
   return {
@@ -171,7 +186,8 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     subdivisionParent,
     aliasCountry,
     alpha2ToAlpha3: new Map(meta.countries.map((c) => [c.alpha2, c.code])),
-    flatbush,
+    parts,
+    partCodes,
     byteLength: payload.byteLength,
   };
 }

@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
 import { DataError } from './errors.js';
 import type { BinaryInput } from './container.js';
+import type { BBox } from './boxes.js';
 import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './dataset.js';
 
 export * from './errors.js';
 export type { GeoLookup } from './engine.js';
+export type { BBox, BoxQueries } from './boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
 export type { BinaryInput } from './container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';
@@ -151,4 +153,12 @@ export function countryCodes(): readonly string[] {
 /** The code table subdivisionIndexes points into. */
 export function subdivisionCodes(): readonly string[] {
   return (embedded ?? preload()).subdivisionCodes();
+}
+/** Countries and subdivisions with a polygon part whose bounding box meets the box (a superset of those the box touches). */
+export function regionsInBox(minLongitude: number, minLatitude: number, maxLongitude: number, maxLatitude: number): { countries: string[]; subdivisions: string[] } {
+  return (embedded ?? preload()).regionsInBox(minLongitude, minLatitude, maxLongitude, maxLatitude);
+}
+/** Bounding box [minLon, minLat, maxLon, maxLat] of a country (land and territorial sea) or subdivision; null when the data holds none of it. */
+export function boundingBox(code: string): BBox | null {
+  return (embedded ?? preload()).boundingBox(code);
 }

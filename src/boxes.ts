@@ -1,0 +1,93 @@
+// Bounding-box queries over the dataset's Flatbush index of polygon parts (built
+// by build-data, read in place: Flatbush.from over the file's bytes, no copy).
+// Boxes, not shapes: these answer "which regions could touch this area" and
+// "where does this region lie", the prefilter a map view or a tiler needs.
+
+import Flatbush from 'flatbush';
+import type { Dataset } from './dataset.js';
+import { ValidationError, type FieldErrors } from './errors.js';
+
+/** [minLongitude, minLatitude, maxLongitude, maxLatitude] in degrees (WGS 84). */
+export type BBox = [number, number, number, number];
+
+export interface BoxQueries {
+  /**
+   * Countries and subdivisions with a polygon part whose bounding box meets the box
+   * (edges included): a superset of the regions the box touches, each code once, sorted.
+   */
+  regionsInBox(minLongitude: number, minLatitude: number, maxLongitude: number, maxLatitude: number): { countries: string[]; subdivisions: string[] };
+  /**
+   * Bounding box of a country (alpha-3, land and territorial sea) or subdivision (ISO 3166-2,
+   * covering its descendants), as stored in the index; null for a code the data holds no part of.
+   * A region across the antimeridian spans the whole longitude range.
+   */
+  boundingBox(code: string): BBox | null;
+}
+
+function checkBox(minX: unknown, minY: unknown, maxX: unknown, maxY: unknown): void {
+  const errors: FieldErrors = {};
+  const num = (v: unknown, field: string, lo: number, hi: number) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) errors[field] = [`${field} must be a finite number between ${lo} and ${hi}`];
+  };
+  num(minX, 'minLongitude', -180, 180);
+  num(minY, 'minLatitude', -90, 90);
+  num(maxX, 'maxLongitude', -180, 180);
+  num(maxY, 'maxLatitude', -90, 90);
+  if (!errors.minLongitude && !errors.maxLongitude && (minX as number) > (maxX as number)) errors.maxLongitude = ['maxLongitude must not be less than minLongitude (split a box across the antimeridian in two)'];
+  if (!errors.minLatitude && !errors.maxLatitude && (minY as number) > (maxY as number)) errors.maxLatitude = ['maxLatitude must not be less than minLatitude'];
+  if (Object.keys(errors).length) throw new ValidationError('Invalid bounding box.', errors);
+}
+
+export function boxQueries(ds: Dataset): BoxQueries {
+  const index = ds.parts;
+  const codes = ds.partCodes;
+  const { countryCodes, subdivisionCodes, subdivisionParent } = ds;
+  const cache = new Map<string, BBox | null>();
+
+  return {
+    regionsInBox(minX, minY, maxX, maxY) {
+      checkBox(minX, minY, maxX, maxY);
+      const countries = new Set<string>();
+      const subdivisions = new Set<string>();
+      for (const i of index.search(minX, minY, maxX, maxY)) {
+        const c = codes[i];
+        if (c >= 0) countries.add(countryCodes[c]);
+        else subdivisions.add(subdivisionCodes[-1 - c]);
+      }
+      return { countries: [...countries].sort(), subdivisions: [...subdivisions].sort() };
+    },
+    boundingBox(code) {
+      if (typeof code !== 'string') throw new ValidationError('Invalid code.', { code: ['code must be a string'] });
+      const upper = code.toUpperCase();
+      if (cache.has(upper)) return cache.get(upper)!.slice() as BBox | null;
+      // A territory's code in its sovereign's list (US-PR) stands for the territory (PRI).
+      const country = ds.aliasCountry.get(upper) ?? ds.countryByCode.get(upper);
+      // An alias is also a subdivision code that can be answered on its own (its sovereign's
+      // sea, for instance): its box covers both.
+      const sub = ds.subdivisionByCode.get(upper);
+      if (country === undefined && sub === undefined) return null;
+      const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+      // One pass over every part's box; the filter unions matching ones and keeps none.
+      index.search(-180, -90, 180, 90, (i, x0, y0, x1, y1) => {
+        const c = codes[i];
+        let hit = c >= 0 ? c === country : false;
+        if (!hit && c < 0 && sub !== undefined) for (let s = -1 - c; s >= 0; s = subdivisionParent[s]) if (s === sub) hit = true;
+        if (hit) {
+          if (x0 < box[0]) box[0] = x0;
+          if (y0 < box[1]) box[1] = y0;
+          if (x1 > box[2]) box[2] = x1;
+          if (y1 > box[3]) box[3] = y1;
+        }
+        return false;
+      });
+      const result = box[0] === Infinity ? null : box;
+      cache.set(upper, result);
+      return result && (result.slice() as BBox);
+    },
+  };
+}
+
+/** Lays Flatbush over the section in place; a damaged index is the caller's DataError. */
+export function readParts(bytes: Uint8Array): Flatbush {
+  return Flatbush.from(bytes.buffer as ArrayBuffer, bytes.byteOffset);
+}
