@@ -6,9 +6,10 @@ import { locate, locateCountry } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 import { batchMethods, type BatchLookup } from './batch.js';
+import { boxQueries, type BoxQueries } from './boxes.js';
 
 /** The four operations, plus the typed-array batch forms (src/batch.ts). */
-export interface GeoLookup extends BatchLookup {
+export interface GeoLookup extends BatchLookup, BoxQueries {
   /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError at sea, in Antarctica or on unclaimed land. */
   countryFromGps(latitude: number | string, longitude: number | string): string;
   /** Most specific ISO 3166-2 code held at the point; NotFoundError where there is none. */
@@ -64,6 +65,13 @@ export function createEngine(ds: Dataset): GeoLookup {
   const exactSubdivision = new Map<string, number>();
   ds.subdivisionByCode.forEach((i, code) => covered[i] && exactSubdivision.set(code, i));
   ds.aliasCountry.forEach((c, code) => exactSubdivision.set(code, -2 - c));
+  // An alias code is also an ISO 3166-2 code the subdivision layer may answer on its own
+  // (FR-971 in the sovereign's sea off Guadeloupe): isInSubdivision accepts both.
+  const aliasSubdivision = new Int32Array(ds.countryCodes.length).fill(-1);
+  ds.aliasCountry.forEach((c, code) => {
+    const i = ds.subdivisionByCode.get(code);
+    if (i !== undefined) aliasSubdivision[c] = i;
+  });
 
   function region(lat: unknown, lon: unknown): number {
     if (inRange(lat, lon)) return locate(ds, lat as number, lon as number);
@@ -148,13 +156,19 @@ export function createEngine(ds: Dataset): GeoLookup {
     isInSubdivision(code, lat, lon) {
       const target = subdivisionIndex(code, lat, lon);
       const r = region(lat, lon);
-      if (target < -1) return regionCountry[r] === -2 - target;
-      for (let s = regionSubdivision[r]; s >= 0; s = subdivisionParent[s]) if (s === target) return true;
+      let want = target;
+      if (target < -1) {
+        if (regionCountry[r] === -2 - target) return true;
+        want = aliasSubdivision[-2 - target];
+        if (want < 0) return false;
+      }
+      for (let s = regionSubdivision[r]; s >= 0; s = subdivisionParent[s]) if (s === want) return true;
       return false;
     },
     countries: () => countries,
     subdivisions: () => subdivisions,
     ...batchMethods(ds),
+    ...boxQueries(ds),
   };
 }
 
