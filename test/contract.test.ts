@@ -278,3 +278,29 @@ describe('code tables and metadata', () => {
     }
   });
 });
+
+describe('the four operations agree around territories with alias codes', () => {
+  it('isInSubdivision(subdivisionFromGps(p), p) and isInCountry(countryFromGps(p), p) hold near every aliased territory', async () => {
+    const geo = await import('../src/index.js');
+    const { rng } = await import('../bench/points.js');
+    const r = rng(11);
+    let answered = 0;
+    for (const [code, country] of Object.entries(geo.datasetInfo().aliases)) {
+      const box = geo.boundingBox(code);
+      if (!box) continue;
+      for (let i = 0; i < 2000; i++) {
+        const lon = box[0] + r() * (box[2] - box[0]);
+        const lat = box[1] + r() * (box[3] - box[1]);
+        const c = geo.tryCountryFromGps(lat, lon);
+        if (c) expect(geo.isInCountry(c, lat, lon)).toBe(true);
+        const s = geo.trySubdivisionFromGps(lat, lon);
+        if (s) {
+          answered++;
+          expect(geo.isInSubdivision(s, lat, lon), `${s} at ${lat},${lon}`).toBe(true);
+        }
+        if (c === country) expect(geo.isInSubdivision(code, lat, lon)).toBe(true);
+      }
+    }
+    expect(answered).toBeGreaterThan(100);
+  });
+});
