@@ -31,6 +31,8 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   for (const o of index.overlaps.filter((o) => o.km2 >= 0.01)) L.push(`| ${src.countries[o.winner].code} | ${src.countries[o.loser].code} | ${o.km2 < 10 ? o.km2.toFixed(2) : o.km2.toFixed(0)} |`);
   L.push('', '## Identical parts in two countries (the smaller country keeps them)', '', '| kept by | dropped from | parts |', '|---|---|---|');
   for (const d of src.duplicates) L.push(`| ${d.kept} | ${d.dropped} | ${d.parts} |`);
+  L.push('', '## Sea parts given to the territory whose land they hold (policy seaFollowsLand)', '', '| sea of | answered as | parts | land inside (square degrees) |', '|---|---|---|---|');
+  for (const m of src.seaReassigned) L.push(`| ${m.from} | ${m.to} | ${m.parts} | ${m.landDeg2.toFixed(4)} |`);
   L.push('', '## Countries without land in the data (policy)', '');
   for (const d of src.droppedCountries) L.push(`- ${d.code}: ${d.reason} (${d.parts} parts dropped)`);
   const noCoverage = src.countries.filter((c) => c.covered && c.alpha2 && src.subdivisions.some((s) => s.country === c.alpha2) && !held.some((s) => s.country === c.alpha2));

@@ -19,6 +19,10 @@ export interface BuildConfig {
 
 interface Policy {
   fillCountryHoles: boolean;
+  /** Reassign a sovereign's sea part to the territory whose land it surrounds (see seaFollowsLand). */
+  seaFollowsLand?: boolean;
+  /** Sovereign → territories beyond those the alias table implies. */
+  seaFollowsLandExtra?: Record<string, string[]>;
   noCountry: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
@@ -44,6 +48,8 @@ export interface Sources {
   filledHoles: { count: number; vertices: number };
   duplicates: { kept: string; dropped: string; parts: number }[];
   seaParts: number;
+  /** Sea parts given to the country whose land they hold (policy seaFollowsLand). */
+  seaReassigned: { from: string; to: string; parts: number; landDeg2: number }[];
 }
 
 type Position = number[];
@@ -230,9 +236,20 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const duplicates = dropDuplicateParts(landParts, countries);
   rank(landParts, (p) => countries[p.country].code);
   let seaParts: Part[] = [];
+  const seaReassigned: Sources['seaReassigned'] = [];
   if (config.sea) {
     seaParts = loadLayer(config.sea.path, config.sea.codeProperty, readGeoJSON(config.sea.path), false);
     duplicates.push(...dropDuplicateParts(seaParts, countries));
+    if (iso && policy.seaFollowsLand) {
+      // Only a sovereign's sea may go to its own territories: the alias table names them
+      // (FR-971 → GLP makes GLP a territory of FR), plus the policy's extra pairs.
+      const pairs = new Set<string>(Object.entries(policy.seaFollowsLandExtra ?? {}).flatMap(([sov, ts]) => ts.map((t) => `${sov}>${t}`)));
+      for (const [code, territory] of Object.entries(policy.aliases)) {
+        const sov = countries[alpha2Index.get(code.slice(0, 2)) ?? -1]?.code;
+        if (sov) pairs.add(`${sov}>${territory}`);
+      }
+      seaReassigned.push(...seaFollowsLand(seaParts, landParts, countries, pairs));
+    }
     // At sea, overlaps are a territory's waters inside its sovereign's (Svalbard in
     // Norway's, Wallis and Futuna in France's) or disputed waters: the country with
     // less land wins, which is the territory, and matches the land policy for Crimea
@@ -308,6 +325,41 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
     filledHoles,
     duplicates,
+    seaReassigned,
     seaParts: seaPartCount,
   };
+}
+
+/**
+ * OSM's maritime polygons include the land they surround, and some sovereigns' polygons
+ * hold a territory's island group whole (France's around Guadeloupe, Réunion, Martinique;
+ * the USA's around Puerto Rico) while the territory's own sea polygon covers less. The
+ * land layer gives that land to the territory, so its waters answering the sovereign would
+ * split one island group between two codes. A sea part goes to the country with the most
+ * land inside it when that is one of its own country's territories (never to a neighbour:
+ * the maritime layer's small parts along land borders stay as they are). Land inside is tested by one vertex of
+ * each land part's outer ring (coastlines lie inside these polygons, which include land).
+ */
+function seaFollowsLand(seaParts: Part[], landParts: Part[], countries: { code: string }[], pairs: Set<string>): Sources['seaReassigned'] {
+  const moved = new Map<string, { from: string; to: string; parts: number; landDeg2: number }>();
+  for (const sea of seaParts) {
+    const landIn = new Map<number, number>();
+    for (const l of landParts) {
+      const b = l.bbox;
+      if (b.x0 < sea.bbox.x0 || b.x1 > sea.bbox.x1 || b.y0 < sea.bbox.y0 || b.y1 > sea.bbox.y1) continue;
+      if (partContains(sea.rings, l.rings[0][0], l.rings[0][1])) landIn.set(l.country, (landIn.get(l.country) ?? 0) + l.area);
+    }
+    // Ties keep the part's own country (strictly more land is needed to move it).
+    let best = sea.country;
+    let bestArea = landIn.get(best) ?? 0;
+    for (const [c, a] of landIn) if (a > bestArea) [best, bestArea] = [c, a];
+    if (best === sea.country || !pairs.has(`${countries[sea.country].code}>${countries[best].code}`)) continue;
+    const key = `${sea.country}>${best}`;
+    const m = moved.get(key) ?? { from: countries[sea.country].code, to: countries[best].code, parts: 0, landDeg2: 0 };
+    m.parts++;
+    m.landDeg2 += landIn.get(best)!;
+    moved.set(key, m);
+    sea.country = best;
+  }
+  return [...moved.values()].sort((a, b) => (a.from + a.to).localeCompare(b.from + b.to));
 }
