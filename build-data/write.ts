@@ -4,7 +4,7 @@ import Flatbush from 'flatbush';
 import { encode } from 'geobuf';
 import Pbf from 'pbf';
 import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/container.js';
-import { SECTIONS, type IndexParams } from '../src/layout.js';
+import { NO_REGION16, SECTIONS, TAG_SHIFT, type IndexParams } from '../src/layout.js';
 import type { DatasetMeta } from '../src/dataset.js';
 import type { BuiltIndex, Part } from './index-builder.js';
 import type { BuildConfig, Sources } from './sources.js';
@@ -38,6 +38,13 @@ function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; box
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
 }
 
+/** The Uint16 mirror of block entries that are regions: what locate reads first. */
+function blockRegions(blocks: Uint32Array): Uint16Array {
+  const out = new Uint16Array(blocks.length).fill(NO_REGION16);
+  for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) out[i] = blocks[i];
+  return out;
+}
+
 export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexParams & Record<string, unknown>): Uint8Array {
   const meta: DatasetMeta = {
     name: config.name,
@@ -57,6 +64,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     gridcountry: bytesOf(index.gridCountry),
     blocks: bytesOf(index.blocks),
     blockcountry: bytesOf(index.blockCountry),
+    blockregion: bytesOf(blockRegions(index.blocks)),
     records: bytesOf(index.records),
     regions: bytesOf(index.regions),
     flatbush,

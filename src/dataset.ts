@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { GRID_COLS, GRID_ROWS, NONE16, RECORD_HEADER, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -60,6 +60,8 @@ export interface Dataset {
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint16Array;
+  /** Per block entry: its region id when it is one, else NO_REGION16 (see layout.ts). */
+  blockRegion: Uint16Array;
   records: Uint32Array;
   coords: Uint16Array;
   fanouts: Int32Array;
@@ -119,18 +121,25 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   const blocks = typed(section(payload, 3, name), Uint32Array, name, 'blocks');
   const blockCountry = typed(section(payload, 4, name), Uint16Array, name, 'blockcountry');
   if (blockCountry.length !== blocks.length) throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
-  const records = typed(section(payload, 5, name), Uint32Array, name, 'records');
+  const blockRegion = typed(section(payload, 5, name), Uint16Array, name, 'blockregion');
+  if (blockRegion.length !== blocks.length) throw new DataError(`${name}: blockregion has ${blockRegion.length} entries, expected ${blocks.length}`);
+  for (let i = 0; i < blocks.length; i++) {
+    const r = blockRegion[i];
+    // The mirror must say exactly what the entry says: the lookup trusts it instead.
+    if (r !== NO_REGION16 ? blocks[i] !== r : blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) throw new DataError(`${name}: blockregion disagrees with blocks at ${i} (corrupted index)`);
+  }
+  const records = typed(section(payload, 6, name), Uint32Array, name, 'records');
   // Ring vertices live inside the records (x, y Uint16 halves of one word each).
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
-  const regions = typed(section(payload, 6, name), Uint16Array, name, 'regions');
-  const fb = section(payload, 7, name);
+  const regions = typed(section(payload, 7, name), Uint16Array, name, 'regions');
+  const fb = section(payload, 8, name);
   let parts: Flatbush;
   try {
     parts = readParts(fb);
   } catch (err) {
     throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, { cause: err });
   }
-  const partCodes = typed(section(payload, 8, name), Int32Array, name, 'boxcodes');
+  const partCodes = typed(section(payload, 9, name), Int32Array, name, 'boxcodes');
   if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -172,6 +181,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     gridCountry,
     blocks,
     blockCountry,
+    blockRegion,
     records,
     coords,
     fanouts: Int32Array.from(meta.params.fanouts),

@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'records', 'regions', 'flatbush', 'boxcodes'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -39,6 +39,9 @@ export const RECORD_HEADER = 3;
 export const UNIFORM_MIXED = 0;
 
 /** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
+
+/** blockregion: per block entry, its region id when the entry is one (and fits), else this. */
+export const NO_REGION16 = 0xffff;
 
 /** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */
 export const NONE16 = 0xffff;

@@ -3,6 +3,7 @@
 // in module scratch variables rather than returned in an object.
 
 import type { Dataset } from './dataset.js';
+import { NO_REGION16 } from './layout.js';
 
 let fx = 0;
 let fy = 0;
@@ -37,6 +38,7 @@ function descend(ds: Dataset, lat: number, lon: number, countryOnly: boolean): n
   let py = y - row;
   const blocks = ds.blocks;
   const blockCountry = ds.blockCountry;
+  const blockRegion = ds.blockRegion;
   const fanouts = ds.fanouts;
   const maxDepth = fanouts.length;
   let depth = 0;
@@ -55,6 +57,10 @@ function descend(ds: Dataset, lat: number, lon: number, countryOnly: boolean): n
     if (countryOnly) {
       const u = blockCountry[at];
       if (u !== 0) return -u;
+    } else {
+      // Full children are most children: their region sits in the half-size Uint16 mirror.
+      const r = blockRegion[at];
+      if (r !== NO_REGION16) return r;
     }
     e = blocks[at];
   } while (e >>> 30 === 1);
