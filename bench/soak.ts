@@ -146,10 +146,13 @@ function load(port: number, key: string, n: number) {
   let ok = 0;
   let failed = 0;
   let stopped = false;
+  const statuses: Record<number, number> = {};
   const loops = Array.from({ length: n }, async () => {
     while (!stopped) {
       try {
-        if ((await get(port, key, agent)) === 200) ok++;
+        const status = await get(port, key, agent);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status === 200) ok++;
         else failed++;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -159,7 +162,7 @@ function load(port: number, key: string, n: number) {
       }
     }
   });
-  return { stop: async () => ((stopped = true), await Promise.all(loops), agent.destroy(), { ok, failed }), counts: () => ({ ok, failed }) };
+  return { stop: async () => ((stopped = true), await Promise.all(loops), agent.destroy(), { ok, failed, statuses }), counts: () => ({ ok, failed }) };
 }
 
 async function kill(): Promise<void> {
@@ -181,7 +184,7 @@ async function kill(): Promise<void> {
   a.kill('SIGTERM');
   const codeA = await a.exited;
   const ra = await la.stop();
-  console.log(`SIGTERM: exit ${codeA}; answered ${ra.ok}, failed ${ra.failed}; quota file counts ${used()} (served ${ra.ok})`);
+  console.log(`SIGTERM: exit ${codeA}; answered ${ra.ok}, failed ${ra.failed} ${JSON.stringify(ra.statuses)}; quota file counts ${used()} (served ${ra.ok})`);
   // kill -9 under load, flush interval 2 s
   const before = used();
   const b = await serve(keys, ['--flush-interval', '2', '--burst', '100000000']);
