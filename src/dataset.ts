@@ -213,45 +213,39 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
   const maxBlock = Math.max(...fanouts.map((f) => f * f));
-  // One pass over the records: structure, region entries, and the record pointers
-  // inside them (forward only, so they are checked once every start is known).
   const starts = new Uint8Array(records.length + 1);
   const forward: number[] = [];
-  const recordEntry = (e: number, r: number): void => {
-    const tag = e >>> TAG_SHIFT;
-    const v = e & VALUE_MASK;
-    if (tag === 0) {
-      if (v >= regionCount) bad(`region ${v} out of range`);
-    } else if (tag === 2) {
-      if (v <= r || v >= records.length) bad(`record pointer ${v} invalid`);
-      forward.push(v);
-    } else bad(tag === 1 ? 'record item points at a block' : `unknown entry tag ${tag}`);
-  };
-  for (let r = 0; r < records.length; ) {
-    starts[r] = 1;
-    const end = recordEnd(records, r, countryCount, bad);
-    recordEntry(records[r + 1], r);
-    const n = records[r];
-    for (let i = 0, p = r + RECORD_HEADER; i < n; i++, p += 2 + 2 * records[p + 1]) recordEntry(records[p], r);
-    r = end;
-  }
-  for (const v of forward) if (!starts[v]) bad(`record pointer ${v} invalid`);
-  const treeEntry = (e: number, from: number): void => {
+  /** One entry found at `from` (a record offset when inRecord, else a block index, -1 for the grid). */
+  const entry = (e: number, from: number, inRecord: boolean): void => {
     const tag = e >>> TAG_SHIFT;
     const v = e & VALUE_MASK;
     if (tag === 0) {
       if (v >= regionCount) bad(`region ${v} out of range`);
     } else if (tag === 1) {
+      if (inRecord) bad('record item points at a block');
       if (v + maxBlock > blocks.length || v <= from) bad(`child block at ${v} out of range`);
     } else if (tag === 2) {
-      if (v >= records.length || !starts[v]) bad(`record pointer ${v} invalid`);
+      if (v >= records.length || (inRecord && v <= from)) bad(`record pointer ${v} invalid`);
+      // Record starts are all known only after the record pass: pointers met during it wait.
+      if (inRecord) forward.push(v);
+      else if (!starts[v]) bad(`record pointer ${v} invalid`);
     } else bad(`unknown entry tag ${tag}`);
   };
-  for (let i = 0; i < grid.length; i++) treeEntry(grid[i], -1);
+  // One pass over the records: structure and entries (their record pointers point forward).
+  for (let r = 0; r < records.length; ) {
+    starts[r] = 1;
+    const end = recordEnd(records, r, countryCount, bad);
+    entry(records[r + 1], r, true);
+    const n = records[r];
+    for (let i = 0, p = r + RECORD_HEADER; i < n; i++, p += 2 + 2 * records[p + 1]) entry(records[p], r, true);
+    r = end;
+  }
+  for (const v of forward) if (!starts[v]) bad(`record pointer ${v} invalid`);
+  for (let i = 0; i < grid.length; i++) entry(grid[i], -1, false);
   for (let i = 0; i < blocks.length; i++) {
     const e = blocks[i];
     // Most entries are regions: test those inline.
-    if (e >>> TAG_SHIFT !== 0 || e >= regionCount) treeEntry(e, i);
+    if (e >>> TAG_SHIFT !== 0 || e >= regionCount) entry(e, i, false);
   }
 }
 
