@@ -4,9 +4,10 @@
 // 2. `geolookup batch` (the built CLI, whole pipeline: read, parse, look up, write
 //    a file) on a seeded CSV of BENCH_BATCH_ROWS rows (default 10 M), with 1 worker,
 //    2 workers and all cores, BENCH_BATCH_REPEAT times each (alternating, best kept:
-//    on a shared machine the best run is the one least disturbed by others).
+//    on a shared machine the best run is the one least disturbed by others); then the
+//    same with the output to /dev/null, which leaves out the kernel's file-write cost.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
 const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 2);
 const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 console.log(`geolookup batch bench, node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
@@ -98,38 +100,56 @@ try {
   const size = statSync(file).size;
   console.log(`\n### geolookup batch: ${fmt(ROWS)} rows CSV (${(size / 1e6).toFixed(0)} MB, half near cities, half random; written in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
 
+  // Each configuration writes a real file, and also /dev/null: the difference is what the kernel
+  // charges for the file's page-cache writes, which the workers' two cores pay for too.
   const configs = [...new Set([1, 2, availableParallelism()])];
-  const results = new Map<number, { wall: number; internal: number; rss: number; loads: string[] }>();
+  const sinks = ['file', '/dev/null'] as const;
+  type Sink = (typeof sinks)[number];
+  const results = new Map<string, { wall: number; internal: number; rss: number; cpu: number; loads: string[] }>();
   for (let r = 0; r < REPEAT; r++) {
-    for (const workers of configs) {
-      const out = join(dir, 'out.csv');
-      const loadBefore = load();
-      const t = performance.now();
-      const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', String(workers)], { encoding: 'utf8' });
-      const wall = (performance.now() - t) / 1000;
-      if (run.status !== 0) throw new Error(`batch failed: ${run.stderr}`);
-      const m = /([\d,]+) rows\/s.*peak RSS (\d+) MB/.exec(run.stderr);
-      if (!m) throw new Error(`no summary in: ${run.stderr}`);
-      if (r === 0 && workers === configs[0]) {
-        const lines = readFileSync(out).reduce((n, c) => n + (c === 10 ? 1 : 0), 0);
-        if (lines !== ROWS + 1) throw new Error(`output has ${lines} lines, expected ${ROWS + 1}`);
+    for (const sink of sinks) {
+      for (const workers of configs) {
+        const out = sink === 'file' ? join(dir, 'out.csv') : '/dev/null';
+        const loadBefore = load();
+        const t = performance.now();
+        const args = [join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', String(workers)];
+        // GNU time (Debian package `time`) adds the CPU seconds when it is there.
+        const run = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
+        const wall = (performance.now() - t) / 1000;
+        if (run.status !== 0) throw new Error(`batch failed: ${run.stderr}`);
+        const m = /([\d,]+) rows\/s.*peak RSS (\d+) MB/.exec(run.stderr);
+        const c = /cpu ([\d.]+) ([\d.]+)/.exec(run.stderr);
+        if (!m) throw new Error(`no summary in: ${run.stderr}`);
+        if (sink === 'file') {
+          if (r === 0 && workers === configs[0]) {
+            const lines = readFileSync(out).reduce((n, ch) => n + (ch === 10 ? 1 : 0), 0);
+            if (lines !== ROWS + 1) throw new Error(`output has ${lines} lines, expected ${ROWS + 1}`);
+          }
+          rmSync(out);
+        }
+        const key = `${sink} ${workers}`;
+        const prev = results.get(key);
+        const internal = Number(m[1].replace(/,/g, ''));
+        const entry = { wall: ROWS / wall, internal, rss: Number(m[2]), cpu: c ? Number(c[1]) + Number(c[2]) : NaN, loads: [...(prev?.loads ?? []), loadBefore] };
+        if (!prev || entry.wall > prev.wall) results.set(key, entry);
+        else prev.loads.push(loadBefore);
       }
-      rmSync(out);
-      const prev = results.get(workers);
-      const internal = Number(m[1].replace(/,/g, ''));
-      const entry = { wall: ROWS / wall, internal, rss: Number(m[2]), loads: [...(prev?.loads ?? []), loadBefore] };
-      if (!prev || entry.wall > prev.wall) results.set(workers, entry);
-      else prev.loads.push(loadBefore);
     }
   }
-  console.log('| workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | × 1 worker | peak RSS | load average before runs |');
-  console.log('|---|---|---|---|---|---|');
-  const one = results.get(1)!;
-  for (const [workers, r] of results) {
-    console.log(`| ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${(r.wall / one.wall).toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
+  console.log('| output | workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | × 1 worker | CPU s (user + sys) | peak RSS | load average before runs |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const sink of sinks) {
+    const one = results.get(`${sink} 1`)!;
+    for (const workers of configs) {
+      const r = results.get(`${sink} ${workers}`)!;
+      console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${(r.wall / one.wall).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
+    }
   }
-  const two = results.get(2);
-  if (two) console.log(`\nscaling 2 workers / 1 worker: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary)`);
+  for (const sink of sinks as readonly Sink[]) {
+    const one = results.get(`${sink} 1`)!;
+    const two = results.get(`${sink} 2`);
+    if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary)`);
+  }
   console.log(`load average at end: ${load()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

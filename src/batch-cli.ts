@@ -8,7 +8,8 @@
 // in flight or waiting to be written, and no job is sent while the output asks
 // to drain, so memory stays bounded whatever the input size or output speed.
 
-import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, createWriteStream, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -124,47 +125,63 @@ function missingColumn(what: string, flag: string, wanted: string | undefined, d
   return new ValidationError(`No ${what} column in ${where} (${looked}).`, { [flag.slice(2)]: [`no ${what} column`] });
 }
 
-/**
- * Splits the byte stream into jobs of whole records. The pieces read are copied once,
- * straight into a job buffer (one the workers handed back when there is one, so no
- * fresh pages per job); only the partial record after the last boundary is carried over.
- */
-async function* readJobs(chunks: AsyncIterator<Buffer>, first: Buffer | null, recordEnd: (b: Buffer) => number, spare: ArrayBuffer[]): AsyncGenerator<Uint8Array> {
-  let parts: Buffer[] = first && first.length ? [first] : [];
-  let total = parts.length ? first!.length : 0;
-  const assemble = (): ArrayBuffer => {
-    let buffer = spare.pop();
-    while (buffer !== undefined && buffer.byteLength < total) buffer = spare.pop();
-    buffer ??= new ArrayBuffer(Math.max(total, JOB_BYTES + (JOB_BYTES >> 1)));
-    const view = new Uint8Array(buffer);
-    let o = 0;
-    for (const part of parts) {
-      view.set(part, o);
-      o += part.length;
+/** Reads input bytes into `target`; resolves with how many (0 at the end). */
+type ReadInto = (target: Uint8Array) => Promise<number>;
+
+/** A stream's chunks as a ReadInto (stdin): one copy, from the chunk into the job buffer. */
+function streamReader(stream: Readable): ReadInto {
+  const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  let chunk: Buffer | null = null;
+  let at = 0;
+  return async (target) => {
+    while (chunk === null || at === chunk.length) {
+      const next = await chunks.next();
+      if (next.done) return 0;
+      chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      at = 0;
     }
-    return buffer;
+    const n = Math.min(target.length, chunk.length - at);
+    target.set(chunk.subarray(at, at + n));
+    at += n;
+    return n;
   };
+}
+
+/**
+ * Splits the input into jobs of whole records. Bytes are read straight into a job buffer
+ * (one the workers handed back when there is one, so no fresh pages per job); only the
+ * partial record after the last boundary is copied, into the next job's buffer.
+ */
+async function* readJobs(readInto: ReadInto, first: Uint8Array, recordEnd: (b: Buffer) => number, spare: ArrayBuffer[]): AsyncGenerator<Uint8Array> {
+  let carry = first;
   for (;;) {
-    if (total >= JOB_BYTES) {
-      const buffer = assemble();
-      const data = Buffer.from(buffer, 0, total);
-      const end = recordEnd(data);
-      if (end > 0) {
-        parts = end < total ? [Buffer.from(data.subarray(end))] : []; // copies the carried tail out
-        total -= end;
-        yield new Uint8Array(buffer, 0, end);
-        continue;
+    // Room for the carried bytes plus a job's worth (a record longer than a job grows the buffer).
+    const room = carry.length + JOB_BYTES;
+    let buffer = spare.pop();
+    while (buffer !== undefined && buffer.byteLength < room) buffer = spare.pop();
+    buffer ??= new ArrayBuffer(Math.max(room, JOB_BYTES + (JOB_BYTES >> 1)));
+    const view = new Uint8Array(buffer);
+    view.set(carry);
+    let total = carry.length;
+    let ended = false;
+    while (total < room) {
+      const n = await readInto(view.subarray(total, room));
+      if (n === 0) {
+        ended = true;
+        break;
       }
-      if (total > MAX_RECORD_BYTES) throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
-      parts = [data];
+      total += n;
     }
-    const next = await chunks.next();
-    if (next.done) break;
-    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : (next.value as Buffer);
-    parts.push(chunk);
-    total += chunk.length;
+    if (ended) {
+      if (total > 0) yield new Uint8Array(buffer, 0, total);
+      return;
+    }
+    const end = recordEnd(Buffer.from(buffer, 0, total));
+    if (end <= 0 && total > MAX_RECORD_BYTES) throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
+    const cut = Math.max(0, end);
+    carry = view.slice(cut, total); // a copy: the buffer goes to a worker
+    if (cut > 0) yield new Uint8Array(buffer, 0, cut);
   }
-  if (total > 0) yield new Uint8Array(assemble(), 0, total);
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -234,31 +251,34 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
   const shared = readShared(dataPath); // the workers check it (DataError), each on its own thread
 
   const fromFile = opts.input !== undefined && opts.input !== '-';
-  const input: Readable = fromFile ? createReadStream(opts.input!, { highWaterMark: JOB_BYTES }) : (opts.stdin ?? process.stdin);
   let size = 0;
-  if (!fromFile && opts.stdin === undefined) {
-    try {
-      const st = fstatSync(0);
-      if (st.isFile()) size = st.size; // `< file`: percent and ETA work for redirected input too
-    } catch {
-      /* no stdin */
-    }
-  }
+  let readInto: ReadInto;
+  let file: FileHandle | null = null;
   if (fromFile) {
-    await new Promise<void>((resolve, reject) => {
-      (input as ReturnType<typeof createReadStream>).once('open', (fd: number) => {
-        size = fstatSync(fd).size;
-        resolve();
-      });
-      input.once('error', reject);
-    });
+    // Read with positionless reads straight into job buffers (no stream chunks to copy from).
+    file = await open(opts.input!, 'r');
+    const fh = file;
+    size = (await fh.stat()).size;
+    readInto = async (target) => (await fh.read(target, 0, target.length, null)).bytesRead;
+  } else {
+    if (opts.stdin === undefined) {
+      try {
+        const st = fstatSync(0);
+        if (st.isFile()) size = st.size; // `< file`: percent and ETA work for redirected input too
+      } catch {
+        /* no stdin */
+      }
+    }
+    readInto = streamReader(opts.stdin ?? process.stdin);
   }
-  const chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const head = await chunks.next();
-  const firstChunk = head.done ? Buffer.alloc(0) : typeof head.value === 'string' ? Buffer.from(head.value) : head.value;
+  // The first bytes decide the format (and hold the CSV header).
+  const head = new Uint8Array(64 << 10);
+  let headLength = 0;
+  for (let n = -1; n !== 0 && headLength < head.length; headLength += n) n = await readInto(head.subarray(headLength));
+  const firstChunk = Buffer.from(head.buffer, 0, headLength);
   const format = opts.format ?? formatFromName(fromFile ? opts.input : undefined) ?? sniffFormat(firstChunk);
   const spareInputs: ArrayBuffer[] = [];
-  const jobs = readJobs(chunks, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1, spareInputs);
+  const jobs = readJobs(readInto, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1, spareInputs);
 
   const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
   const stats: ChunkStats = { rows: 0, found: 0, notFound: 0, errors: 0 };
@@ -390,7 +410,7 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
     progress?.stop();
     for (const w of pool) w.removeAllListeners('exit');
     await Promise.all(pool.map((w) => w.terminate()));
-    if (fromFile) (input as ReturnType<typeof createReadStream>).destroy();
+    await file?.close();
   }
 
   const seconds = (performance.now() - t0) / 1000;
