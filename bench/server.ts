@@ -6,7 +6,7 @@
 // the two do not take turns on the same core (this also steadies the figures a lot).
 // Latency percentiles come from every response's own timing (autocannon's histogram has 1 ms steps).
 //
-// BENCH_SECONDS (default 10) per server, split into BENCH_ROUNDS (default 5) alternating rounds;
+// BENCH_SECONDS (default 30) per server, split into BENCH_ROUNDS (default 10) alternating rounds;
 // BENCH_CONNECTIONS (default 10); BENCH_PIN=0 to not pin.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -44,9 +44,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (o: Options, 
 
 const HOST = '127.0.0.1';
 const here = fileURLToPath(new URL('.', import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 10));
 const CPUS = availableParallelism();
 // Load generator (this process, all its threads) on CPU 0, each server on CPU 1.
 const PIN = process.env.BENCH_PIN !== '0' && CPUS >= 2 && spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]).status === 0;

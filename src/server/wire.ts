@@ -9,7 +9,7 @@
 // Connection: close, and every later request on that connection gets UNKNOWN.
 //
 // Fast path: a chunk with no whitespace next to a colon or before a line end cannot hold
-// a padded value, so its heads are only counted (native Buffer.indexOf, no string made).
+// a padded value, so its heads are only counted (one pass over the bytes, no string made).
 
 import type { Socket } from 'node:net';
 
@@ -19,9 +19,6 @@ export const UNKNOWN = -1;
 
 const KEY_LINE = /\r\nx-api-key:([^\r\n]*)/gi;
 const PAD = /^[ \t]|[ \t]$/;
-const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
-// A space before a line end, two spaces after a colon, or a tab anywhere (rare in requests).
-const SUSPECT = [' \r', ':  ', '\t'].map((s) => Buffer.from(s, 'latin1'));
 
 interface ScanState {
   carry: string;
@@ -44,24 +41,40 @@ function scanHead(head: string): number {
   return v;
 }
 
-function suspicious(chunk: Buffer): boolean {
-  for (let i = 0; i < SUSPECT.length; i++) if (chunk.indexOf(SUSPECT[i]) !== -1) return true;
-  return false;
-}
-
-/** Counts complete heads in a clean chunk; returns where the unfinished rest starts. */
-function countHeads(chunk: Buffer, st: ScanState): number {
-  let start = 0;
+/**
+ * The common case, one JS pass over a chunk with nothing carried over: counts its complete
+ * heads and returns where the unfinished rest starts, or -1 (counting nothing) at the first
+ * byte pattern a padded value could make: a tab, a space before a line end, or two spaces
+ * after a colon. A pattern cut by the chunk's end sits in an unfinished head, which the
+ * general case reads once the rest arrives.
+ */
+function countCleanHeads(chunk: Buffer, st: ScanState): number {
   const n = chunk.length;
-  for (;;) {
-    // The parser skips empty lines between requests; so does the scanner.
-    while (start < n && (chunk[start] === 13 || chunk[start] === 10)) start++;
-    if (start >= n) return n;
-    const end = chunk.indexOf(HEAD_END, start);
-    if (end === -1) return start;
-    st.queue.push(0);
-    start = end + 4;
+  const queued = st.queue.length;
+  let start = 0;
+  // The parser skips empty lines between requests; so does the scanner.
+  while (start < n && (chunk[start] === 13 || chunk[start] === 10)) start++;
+  for (let i = start; i < n; i++) {
+    const c = chunk[i];
+    if (c === 13) {
+      if (chunk[i + 1] === 10 && chunk[i + 2] === 13 && chunk[i + 3] === 10) {
+        st.queue.push(0);
+        i += 3;
+        while (i + 1 < n && (chunk[i + 1] === 13 || chunk[i + 1] === 10)) i++;
+        start = i + 1;
+      }
+    } else if (c === 32) {
+      const d = chunk[i + 1];
+      if (d === 13 || (d === 32 && chunk[i - 1] === 58)) {
+        st.queue.length = queued;
+        return -1;
+      }
+    } else if (c === 9) {
+      st.queue.length = queued;
+      return -1;
+    }
   }
+  return start;
 }
 
 /** The general case: text carried over from the previous chunk, or possible padding. */
@@ -80,8 +93,8 @@ function scanText(str: string, st: ScanState): number {
 function onData(this: Scanned, chunk: Buffer): void {
   const st = this[kScan];
   if (st === undefined || st.stopped) return;
-  if (st.carry === '' && !suspicious(chunk)) {
-    const rest = countHeads(chunk, st);
+  const rest = st.carry === '' ? countCleanHeads(chunk, st) : -1;
+  if (rest >= 0) {
     if (rest < chunk.length) st.carry = chunk.toString('latin1', rest);
   } else {
     const str = st.carry + chunk.toString('latin1');
