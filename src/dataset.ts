@@ -123,11 +123,6 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   if (blockCountry.length !== blocks.length) throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
   const blockRegion = typed(section(payload, 5, name), Uint16Array, name, 'blockregion');
   if (blockRegion.length !== blocks.length) throw new DataError(`${name}: blockregion has ${blockRegion.length} entries, expected ${blocks.length}`);
-  for (let i = 0; i < blocks.length; i++) {
-    const r = blockRegion[i];
-    // The mirror must say exactly what the entry says: the lookup trusts it instead.
-    if (r !== NO_REGION16 ? blocks[i] !== r : blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) throw new DataError(`${name}: blockregion disagrees with blocks at ${i} (corrupted index)`);
-  }
   const records = typed(section(payload, 6, name), Uint32Array, name, 'records');
   // Ring vertices live inside the records (x, y Uint16 halves of one word each).
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
@@ -166,9 +161,8 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, blocks, records, regionCount, countryCodes.length, meta.params.fanouts, name);
+  checkEntries(grid, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
-  for (let i = 0; i < blockCountry.length; i++) if (blockCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: blockcountry names country ${blockCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < partCodes.length; i++) {
     const c = partCodes[i];
     if (c >= countryCodes.length || -1 - c >= subdivisionCodes.length) throw new DataError(`${name}: boxcodes names code ${c} beyond the code tables (corrupted index)`);
@@ -208,7 +202,17 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
  * on a record start or inside `blocks`, and block and record pointers found in
  * blocks or records only point forward (the builder writes parents first).
  */
-function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Array, regionCount: number, countryCount: number, fanouts: number[], name: string): void {
+function checkEntries(
+  grid: Uint32Array,
+  blocks: Uint32Array,
+  blockRegion: Uint16Array,
+  blockCountry: Uint16Array,
+  records: Uint32Array,
+  regionCount: number,
+  countryCount: number,
+  fanouts: number[],
+  name: string,
+): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
@@ -242,10 +246,15 @@ function checkEntries(grid: Uint32Array, blocks: Uint32Array, records: Uint32Arr
   }
   for (const v of forward) if (!starts[v]) bad(`record pointer ${v} invalid`);
   for (let i = 0; i < grid.length; i++) entry(grid[i], -1, false);
+  // One pass over the three parallel block arrays (load time: they are the largest checked).
   for (let i = 0; i < blocks.length; i++) {
     const e = blocks[i];
     // Most entries are regions: test those inline.
     if (e >>> TAG_SHIFT !== 0 || e >= regionCount) entry(e, i, false);
+    const r = blockRegion[i];
+    // The mirror must say exactly what the entry says: the lookup trusts it instead.
+    if (r !== NO_REGION16 ? e !== r : e >>> TAG_SHIFT === 0 && e < NO_REGION16) bad(`blockregion disagrees with blocks at ${i}`);
+    if (blockCountry[i] > countryCount + 1) bad(`blockcountry names country ${blockCountry[i] - 2}`);
   }
 }
 
