@@ -6,7 +6,7 @@
 // through untouched with the answer cells appended.
 
 import type { Dataset } from './dataset.js';
-import { locate, locateCountry } from './locate.js';
+import { locator } from './locate.js';
 import { accepted, decoder, encoder, OutBuffer, parseDecimal, validatePair, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 const QUOTE = 34;
@@ -120,6 +120,7 @@ function cellNumber(b: Uint8Array, start: number, end: number): number {
  * its own line terminator. Lines with no bytes at all are not rows and are dropped.
  */
 export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, b: Uint8Array): ChunkResult {
+  const { locate, locateCountry } = locator(ds);
   const D = settings.delimiter;
   const latCol = settings.latColumn;
   const lonCol = settings.lonColumn;
@@ -199,7 +200,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       lon = accepted.lon;
     }
     if (error === null) {
-      const key = wantSub ? locate(ds, lat, lon) : locateCountry(ds, lat, lon) + 1;
+      const key = wantSub ? locate(lat, lon) : locateCountry(lat, lon) + 1;
       const cell = crlfRow ? crlf[key] : lf[key];
       for (let j = 0; j < cell.length; j++) dst[o++] = cell[j];
       if (hit[key]) found++;

@@ -4,7 +4,7 @@
 // closing brace, so member order, spacing and number spelling are kept.
 
 import type { Dataset } from './dataset.js';
-import { locate, locateCountry } from './locate.js';
+import { locator } from './locate.js';
 import { accepted, decoder, encoder, OutBuffer, validatePair, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 const LF = 10;
@@ -40,6 +40,7 @@ export function ndjsonCells(ds: Dataset): NdjsonCells {
  * Blank lines are not rows and are dropped.
  */
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
+  const { locate, locateCountry } = locator(ds);
   const { latKey, lonKey, country: wantCountry, subdivision: wantSub } = settings;
   const { regionCountry, regionSubdivision } = ds;
   const out = new OutBuffer(b.length + (b.length >> 1) + 1024);
@@ -94,10 +95,10 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
       let c: number;
       let s = -1;
       if (wantSub) {
-        const r = locate(ds, lat as number, lon as number);
+        const r = locate(lat as number, lon as number);
         c = regionCountry[r];
         s = regionSubdivision[r];
-      } else c = locateCountry(ds, lat as number, lon as number);
+      } else c = locateCountry(lat as number, lon as number);
       if (wantCountry) {
         out.copy(cells.country[c + 1], skip, cells.country[c + 1].length);
         skip = 0;

@@ -1,10 +1,10 @@
 // Batch lookups over typed arrays: one tight loop per call, straight into the
-// hot path (locate / locateCountry), with no per-point validation objects,
+// hot path (the dataset's locator), with no per-point validation objects,
 // strings or exceptions. Answers are indexes into the dataset's code tables.
 
 import type { Dataset } from './dataset.js';
 import { ValidationError } from './errors.js';
-import { locate, locateCountry } from './locate.js';
+import { locator } from './locate.js';
 import { coordinateError } from './validate.js';
 
 /** Index written where no country / subdivision holds a valid point. */
@@ -57,19 +57,21 @@ function newOut(n: number, tableSize: number): IndexArray {
 
 /** NaN fails every comparison, so one test rejects NaN, infinities and out-of-range values. */
 function fillCountries(ds: Dataset, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
+  const { locateCountry } = locator(ds);
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
-    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? locateCountry(ds, lat, lon) : INVALID_COORDINATE;
+    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? locateCountry(lat, lon) : INVALID_COORDINATE;
   }
 }
 
 function fillSubdivisions(ds: Dataset, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
   const regionSubdivision = ds.regionSubdivision;
+  const { locate } = locator(ds);
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
-    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? regionSubdivision[locate(ds, lat, lon)] : INVALID_COORDINATE;
+    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? regionSubdivision[locate(lat, lon)] : INVALID_COORDINATE;
   }
 }
 

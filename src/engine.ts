@@ -2,7 +2,7 @@
 
 import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
 import { DataError, NotFoundError, ValidationError, type FieldErrors } from './errors.js';
-import { locate, locateCountry } from './locate.js';
+import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 import { batchMethods, type BatchLookup } from './batch.js';
@@ -79,16 +79,18 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (i !== undefined) aliasSubdivision[c] = i;
   });
 
+  const { locate, locateCountry } = locator(ds);
+
   function region(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locate(ds, lat as number, lon as number);
+    if (inRange(lat, lon)) return locate(lat as number, lon as number);
     const [a, b] = parsePair(lat, lon);
-    return locate(ds, a, b);
+    return locate(a, b);
   }
 
   function countryAt(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locateCountry(ds, lat as number, lon as number);
+    if (inRange(lat, lon)) return locateCountry(lat as number, lon as number);
     const [a, b] = parsePair(lat, lon);
-    return locateCountry(ds, a, b);
+    return locateCountry(a, b);
   }
 
   function countryIndex(code: unknown, lat: unknown, lon: unknown): number {

@@ -8,7 +8,7 @@
 import type { Dataset } from './dataset.js';
 import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from './cells.js';
 import { dissolve, EdgeSet, trapezoids, type FlatPolygon } from './export-geometry.js';
-import { locate, locateCountry } from './locate.js';
+import { locator } from './locate.js';
 import { GRID_COLS, GRID_ROWS } from './layout.js';
 
 export type ExportLayer = 'country' | 'subdivision';
@@ -56,9 +56,10 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
       ? { layer, code: ds.countryCodes[code], name: countryNames[code], country: ds.countryCodes[code], bbox, polygons }
       : { layer, code: ds.subdivisionCodes[code], name: subdivisionNames[code], country: ds.countryCodes[subdivisionCountry[code]] ?? '', bbox, polygons };
 
+  const { locate, locateCountry } = locator(ds);
   const classify = countryLayer
-    ? (x: number, y: number) => locateCountry(ds, y, x)
-    : (x: number, y: number) => ds.regionSubdivision[locate(ds, y, x)];
+    ? (x: number, y: number) => locateCountry(y, x)
+    : (x: number, y: number) => ds.regionSubdivision[locate(y, x)];
 
   /** The code a leaf entry gives its whole cell, or undefined when geometry decides. */
   const direct = (e: LeafEntry): number | undefined => {
