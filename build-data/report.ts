@@ -33,6 +33,8 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   for (const d of src.duplicates) L.push(`| ${d.kept} | ${d.dropped} | ${d.parts} |`);
   L.push('', '## Sea parts given to the territory whose land they hold (policy seaFollowsLand)', '', '| sea of | answered as | parts | land inside (square degrees) |', '|---|---|---|---|');
   for (const m of src.seaReassigned) L.push(`| ${m.from} | ${m.to} | ${m.parts} | ${m.landDeg2.toFixed(4)} |`);
+  L.push('', '## Land taken from Natural Earth admin-1 outlines (policy landFromAdmin1)', '', '| admin-1 feature | area | answered as | parts |', '|---|---|---|---|');
+  for (const l of src.landFromAdmin1) L.push(`| ${l.adm1} | ${l.name} | ${l.country} | ${l.parts} |`);
   L.push('', '## Countries without land in the data (policy)', '');
   for (const d of src.droppedCountries) L.push(`- ${d.code}: ${d.reason} (${d.parts} parts dropped)`);
   const noCoverage = src.countries.filter((c) => c.covered && c.alpha2 && src.subdivisions.some((s) => s.country === c.alpha2) && !held.some((s) => s.country === c.alpha2));

@@ -24,6 +24,8 @@ interface Policy {
   /** Sovereign → territories beyond those the alias table implies. */
   seaFollowsLandExtra?: Record<string, string[]>;
   noCountry: Record<string, string>;
+  /** Natural Earth admin-1 features (by adm1_code) whose outline is land of this country: land no OSM country polygon holds. */
+  landFromAdmin1?: Record<string, { country: string; name: string }>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
   disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
@@ -48,6 +50,8 @@ export interface Sources {
   filledHoles: { count: number; vertices: number };
   duplicates: { kept: string; dropped: string; parts: number }[];
   seaParts: number;
+  /** Land taken from admin-1 outlines (policy landFromAdmin1). */
+  landFromAdmin1: { adm1: string; name: string; country: string; parts: number }[];
   /** Sea parts given to the country whose land they hold (policy seaFollowsLand). */
   seaReassigned: { from: string; to: string; parts: number; landDeg2: number }[];
 }
@@ -233,6 +237,22 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     return out;
   };
   const landParts = loadLayer(config.countries.path, config.countries.codeProperty, countryFeatures, iso && policy.fillCountryHoles);
+  const subdivisionFeatures = config.subdivisions ? readGeoJSON(config.subdivisions.path) : [];
+  const landFromAdmin1: Sources['landFromAdmin1'] = [];
+  if (iso && config.subdivisions && policy.landFromAdmin1) {
+    for (const [adm1, { country, name }] of Object.entries(policy.landFromAdmin1)) {
+      const idx = countryIndex.get(country);
+      if (idx === undefined) throw new Error(`policy.json landFromAdmin1 ${adm1} → ${country}: unknown country`);
+      const f = subdivisionFeatures.find((g) => g.properties?.adm1_code === adm1);
+      // A new source release may drop or recode the feature: fail loudly rather than lose the land.
+      if (!f) throw new Error(`policy.json landFromAdmin1: no feature ${adm1} (${name}) in ${config.subdivisions.path}`);
+      const parts = toParts(f, 'country', idx, -1, `${config.subdivisions.path} ${adm1}`, true);
+      for (const p of parts) countryVertices += p.rings.reduce((n, r) => n + (r.length >> 1), 0);
+      countries[idx].covered = true;
+      landParts.push(...parts);
+      landFromAdmin1.push({ adm1, name, country, parts: parts.length });
+    }
+  }
   const duplicates = dropDuplicateParts(landParts, countries);
   rank(landParts, (p) => countries[p.country].code);
   let seaParts: Part[] = [];
@@ -274,7 +294,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     const remap: RemapEntry[] = existsSync(remapPath) ? JSON.parse(readFileSync(remapPath, 'utf8')).entries : [];
     const byCode = new Map(remap.filter((e) => e.match.iso_3166_2).map((e) => [e.match.iso_3166_2!, e]));
     const byFeature = new Map(remap.filter((e) => e.match.adm1_code).map((e) => [e.match.adm1_code!, e]));
-    for (const f of readGeoJSON(config.subdivisions.path)) {
+    for (const f of subdivisionFeatures) {
       const props = f.properties ?? {};
       const raw = String(props[config.subdivisions.codeProperty] ?? '');
       const entry = byFeature.get(String(props.adm1_code ?? '')) ?? byCode.get(raw);
@@ -322,6 +342,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     policy,
     remapApplied: [...remapApplied.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
     droppedCountries,
+    landFromAdmin1,
     sourceVertices: { country: countryVertices, subdivision: subdivisionVertices },
     filledHoles,
     duplicates,

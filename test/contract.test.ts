@@ -56,6 +56,19 @@ describe('enclaves and exclaves', () => {
   });
 });
 
+describe('land no OSM country polygon holds (policy.json landFromAdmin1)', () => {
+  // The UK's Sovereign Base Areas are cut out of OSM's Cyprus and belong to no OSM country
+  // polygon; they used to answer no country. ISO 3166-1 has no code for them: CYP, see README.
+  it.each([
+    ['Akrotiri village', 34.6, 32.95],
+    ['RAF Akrotiri', 34.5906, 32.9879],
+    ['Pérgamos (Dhekelia)', 35.04167, 33.70833],
+  ])('%s → CYP and a Cyprus district', (_name, lat, lon) => {
+    expect(countryFromGps(lat, lon)).toBe('CYP');
+    expect(subdivisionFromGps(lat, lon)).toMatch(/^CY-0[1-6]$/);
+  });
+});
+
 describe('antimeridian and poles', () => {
   it('Taveuni (Fiji) answers on both sides of 180°', () => {
     expect(countryFromGps(-16.9, 179.95)).toBe('FJI');
