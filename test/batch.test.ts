@@ -339,6 +339,19 @@ describe('geolookup batch (built CLI)', () => {
     expect(last.stdout).toBe('lat,lon,country,subdivision,error\r\n0,-30,,,\r\n0,-30,,,\r\n');
   });
 
+  it('a record longer than a read job (3 MiB quoted field with line breaks) keeps its bytes and its place, file and stdin', () => {
+    const rows = makeRows(30_000, 9);
+    // Long names in the middle, astride the ~1 MiB job boundaries: the reader must carry them whole.
+    const long = 'x'.repeat(1 << 20) + '\n"quoted"\r\n' + 'y'.repeat(2 << 20);
+    for (const at of [100, 15_000]) rows[at] = { raw: `${at},${quote(long)},48.8566,2.3522`, lat: '48.8566', lon: '2.3522' };
+    const file = join(dir, 'long.csv');
+    const text = writeCsv(file, rows);
+    for (const run of [cli([file, '--workers', '2']), cli(['-', '--workers', '1'], { input: text })]) {
+      expect(run.status, run.stderr).toBe(0);
+      checkCsv(run.stdout, rows);
+    }
+  });
+
   it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {
     const text = 'y,x,lat\n48.8566,2.3522,0\n-33.8688,151.2093,0\n';
     const run = cli(['--lat', 'Y', '--lon', 'x', '--format', 'csv'], { input: text });
