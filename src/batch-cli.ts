@@ -240,6 +240,16 @@ const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Runs a whole batch; resolves with the counts once every row is written. */
 export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
+  // The input file is closed whatever happens, also on errors before any row is read (a missing column).
+  const opened: { file: FileHandle | null } = { file: null };
+  try {
+    return await batchWith(opts, opened);
+  } finally {
+    await opened.file?.close();
+  }
+}
+
+async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }): Promise<BatchSummary> {
   const t0 = performance.now();
   const stderr = opts.stderr ?? process.stderr;
   const fields = opts.fields ?? ['country', 'subdivision'];
@@ -256,7 +266,7 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
   let file: FileHandle | null = null;
   if (fromFile) {
     // Read with positionless reads straight into job buffers (no stream chunks to copy from).
-    file = await open(opts.input!, 'r');
+    file = opened.file = await open(opts.input!, 'r');
     const fh = file;
     size = (await fh.stat()).size;
     readInto = async (target) => (await fh.read(target, 0, target.length, null)).bytesRead;
@@ -410,7 +420,6 @@ export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
     progress?.stop();
     for (const w of pool) w.removeAllListeners('exit');
     await Promise.all(pool.map((w) => w.terminate()));
-    await file?.close();
   }
 
   const seconds = (performance.now() - t0) / 1000;

@@ -2,7 +2,8 @@
 // `geolookup batch` as a real process on the built package (ESM and CJS), checked
 // row by row against the library with an independent RFC 4180 reader.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as geo from '../src/index.js';
 import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../src/index.js';
 import { parseDecimal } from '../src/batch-rows.js';
+import { batch } from '../src/batch-cli.js';
 import { cityPoints, rng, spherePoints } from '../bench/points.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -350,6 +352,15 @@ describe('geolookup batch (built CLI)', () => {
       expect(run.status, run.stderr).toBe(0);
       checkCsv(run.stdout, rows);
     }
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('the input file is closed when the batch fails before any row (no file descriptor left open)', async () => {
+    const file = join(dir, 'nolat.csv');
+    writeFileSync(file, 'a,b\n1,2\n');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 5; i++) await expect(batch({ input: file, stdout: new PassThrough(), stderr: new PassThrough(), workers: 1 })).rejects.toThrow(ValidationError);
+    expect(open()).toBe(before);
   });
 
   it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {
