@@ -9,7 +9,7 @@
 // to drain, so memory stays bounded whatever the input size or output speed.
 
 import { closeSync, createWriteStream, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -268,7 +268,15 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
     // Read with positionless reads straight into job buffers (no stream chunks to copy from).
     file = opened.file = await open(opts.input!, 'r');
     const fh = file;
-    size = (await fh.stat()).size;
+    const st = await fh.stat();
+    size = st.size;
+    if (opts.output !== undefined) {
+      // Writing to the input would truncate it before it is read.
+      const target = await stat(opts.output).catch(() => null);
+      if (target && target.ino === st.ino && target.dev === st.dev) {
+        throw new ValidationError(`The output ${opts.output} is the input file; writing it would destroy the input. Choose another output.`, { output: ['same file as the input'] });
+      }
+    }
     readInto = async (target) => (await fh.read(target, 0, target.length, null)).bytesRead;
   } else {
     if (opts.stdin === undefined) {
@@ -290,7 +298,6 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
   const spareInputs: ArrayBuffer[] = [];
   const jobs = readJobs(readInto, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1, spareInputs);
 
-  const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
   const stats: ChunkStats = { rows: 0, found: 0, notFound: 0, errors: 0 };
   let bytesDone = 0;
 
@@ -307,6 +314,7 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
     subdivision: fields.includes('subdivision'),
     eol: '\n',
   };
+  let header: Buffer | null = null;
   if (rest && format === 'csv') {
     const job = rest;
     let headerEnd = firstRecordEnd(job);
@@ -326,13 +334,17 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
     settings.eol = eol;
     const d = String.fromCharCode(delimiter);
     const extra = [...fields.filter((f) => f === 'country'), ...fields.filter((f) => f === 'subdivision'), 'error'].map((f) => d + f).join('');
-    output.write(Buffer.concat([job.subarray(0, contentEnd), Buffer.from(extra + eol)]));
+    header = Buffer.concat([job.subarray(0, contentEnd), Buffer.from(extra + eol)]);
     bytesDone += headerEnd;
     rest = headerEnd < job.length ? job.slice(headerEnd) : null;
   } else if (rest) {
     Object.assign(settings, ndjsonKeys(rest, opts));
   }
   if (!rest) readDataset(new Uint8Array(shared), dataPath); // no rows, no workers: still report a bad dataset
+
+  // Only now, with the input's columns known to be there, is an output file created (or truncated).
+  const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
+  if (header) output.write(header);
 
   const progress = (opts.progress ?? stderr.isTTY === true) ? startProgress(stderr, size) : null;
 

@@ -363,6 +363,22 @@ describe('geolookup batch (built CLI)', () => {
     expect(open()).toBe(before);
   });
 
+  it('never destroys a file: output = input is refused, and a bad header leaves an existing output file as it was', () => {
+    const input = join(dir, 'same.csv');
+    writeFileSync(input, 'lat,lon\n48.85,2.35\n');
+    const same = cli([input, '-o', input]);
+    expect(same.status).toBe(2);
+    expect(same.stderr).toMatch(/is the input file/);
+    expect(readFileSync(input, 'utf8')).toBe('lat,lon\n48.85,2.35\n');
+    const bad = join(dir, 'nolat2.csv');
+    const kept = join(dir, 'kept.csv');
+    writeFileSync(bad, 'a,b\n1,2\n');
+    writeFileSync(kept, 'earlier results\n');
+    const run = cli([bad, '-o', kept]);
+    expect(run.status).toBe(2);
+    expect(readFileSync(kept, 'utf8')).toBe('earlier results\n');
+  });
+
   it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {
     const text = 'y,x,lat\n48.8566,2.3522,0\n-33.8688,151.2093,0\n';
     const run = cli(['--lat', 'Y', '--lon', 'x', '--format', 'csv'], { input: text });
