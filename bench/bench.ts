@@ -53,77 +53,65 @@ const ops: Op[] = [
 ];
 
 /**
- * Several passes over the points (at least 2M lookups in all); ops/s is the best pass, the
- * one least disturbed by GC, JIT or other processes on a shared machine (peers are measured
- * the same way). ns/op median and p99 are over every 10k-point batch of every pass.
+ * Several passes over the points (at least 2M lookups per operation in all), taken in rounds:
+ * each round runs one pass of every peer and every operation in turn, so a slow spell of the
+ * shared machine hits them all alike and the ratios between them hold (measuring one operation
+ * after another let them drift by ±25%). ops/s is an operation's best pass, the one least
+ * disturbed by GC, JIT or other processes; ns/op median and p99 are over every 10k-point batch
+ * of every pass.
  */
-function measure(p: Points, fn: Op[1], codes: string[], subs: string[]): { opsPerSec: number; medianNs: number; p99Ns: number } {
+interface Tally {
+  passes: number[];
+  times: number[];
+  done: number;
+}
+const tally = (): Tally => ({ passes: [], times: [], done: 0 });
+
+function ownPass(p: Points, fn: Op[1], codes: string[], subs: string[], t: Tally): void {
   const n = p.lat.length;
   const batch = 10_000;
-  const times: number[] = [];
-  const passes: number[] = [];
   let sink = 0;
-  for (let i = 0; i < Math.min(n, 50_000); i++) if (fn(p, i, codes, subs)) sink++; // warm-up
-  const passCount = Math.max(5, Math.ceil(2_000_000 / n));
-  for (let pass = 0; pass < passCount; pass++) {
-    const t0 = performance.now();
-    for (let s = 0; s < n; s += batch) {
-      const b0 = performance.now();
-      const e = Math.min(n, s + batch);
-      for (let i = s; i < e; i++) if (fn(p, i, codes, subs)) sink++;
-      times.push(((performance.now() - b0) * 1e6) / (e - s));
-    }
-    passes.push(n / ((performance.now() - t0) / 1000));
+  const t0 = performance.now();
+  for (let s = 0; s < n; s += batch) {
+    const b0 = performance.now();
+    const e = Math.min(n, s + batch);
+    for (let i = s; i < e; i++) if (fn(p, i, codes, subs)) sink++;
+    t.times.push(((performance.now() - b0) * 1e6) / (e - s));
   }
-  times.sort((a, b) => a - b);
-  passes.sort((a, b) => a - b);
+  t.passes.push(n / ((performance.now() - t0) / 1000));
+  t.done = n;
   if (sink < 0) console.log(sink);
-  return { opsPerSec: passes[passes.length - 1], medianNs: times[times.length >> 1], p99Ns: times[Math.floor(times.length * 0.99)] };
 }
+
+/** One pass of a peer over a point set, cut short after capSeconds (slow peers). */
+function peerPass(p: Points, fn: (lat: number, lon: number) => unknown, capSeconds: number, t: Tally): void {
+  let sink = 0;
+  const t0 = performance.now();
+  const cap = t0 + capSeconds * 1000;
+  let i = 0;
+  for (; i < p.lat.length; i++) {
+    if (fn(p.lat[i], p.lon[i])) sink++;
+    if ((i & 63) === 0 && performance.now() > cap) break;
+  }
+  const n = Math.min(i + 1, p.lat.length);
+  t.passes.push(n / ((performance.now() - t0) / 1000));
+  t.done = Math.max(t.done, n);
+  if (sink < 0) console.log(sink);
+}
+
+const best = (t: Tally) => Math.max(...t.passes);
+const quantileOf = (t: Tally, q: number) => {
+  const s = [...t.times].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
 
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`);
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f))) console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
-/** Ops per second for a peer on a point set, cut short after capSeconds; best of three passes, as for ours. */
-function measurePeer(p: Points, fn: (lat: number, lon: number) => unknown, capSeconds: number): { opsPerSec: number; done: number } {
-  let sink = 0;
-  for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (fn(p.lat[i], p.lon[i])) sink++;
-  const passes: { opsPerSec: number; done: number }[] = [];
-  for (let pass = 0; pass < 3; pass++) {
-    const t0 = performance.now();
-    const cap = t0 + capSeconds * 1000;
-    let i = 0;
-    for (; i < p.lat.length; i++) {
-      if (fn(p.lat[i], p.lon[i])) sink++;
-      if ((i & 63) === 0 && performance.now() > cap) break;
-    }
-    const n = Math.min(i + 1, p.lat.length);
-    passes.push({ opsPerSec: n / ((performance.now() - t0) / 1000), done: n });
-  }
-  if (sink < 0) console.log(sink);
-  return passes.sort((a, b) => a.opsPerSec - b.opsPerSec)[2];
-}
-
 const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
-const fastestPeer = new Map<string, number>();
-console.log('');
-console.log('### Peers: country from coordinates, same points');
-console.log('');
-console.log('| library | points | lookups/s | points done |');
-console.log('|---|---|---|---|');
-for (const [name, p] of sets) {
-  for (const peer of peers) {
-    const r = measurePeer(p, peer.country, peer.capSeconds);
-    fastestPeer.set(name, Math.max(fastestPeer.get(name) ?? 0, r.opsPerSec));
-    console.log(`| ${peer.name} | ${name} | ${fmt(r.opsPerSec)} | ${r.done}${r.done < p.lat.length ? ` (capped at ${peer.capSeconds} s)` : ''} |`);
-  }
-}
-console.log('');
-console.log('### geolookup');
-console.log('');
-console.log('| operation | points | lookups/s | × fastest peer | × own countryFromGps | ns/op median | ns/op p99 |');
-console.log('|---|---|---|---|---|---|---|');
+const peerRows: string[] = [];
+const ownRows: string[] = [];
 for (const [name, p] of sets) {
   const codes: string[] = [];
   const subs: string[] = [];
@@ -131,15 +119,44 @@ for (const [name, p] of sets) {
     codes.push(geo.tryCountryFromGps(p.lat[i], p.lon[i]) ?? 'FRA');
     subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
   }
-  let own = 0;
+  // Warm-up (JIT) for everyone, then the rounds.
+  let sink = 0;
+  for (const peer of peers) for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (peer.country(p.lat[i], p.lon[i])) sink++;
+  for (const [, fn] of ops) for (let i = 0; i < Math.min(p.lat.length, 50_000); i++) if (fn(p, i, codes, subs)) sink++;
+  if (sink < 0) console.log(sink);
   // Building the code lists allocates a million strings: collect now, not inside the first timing.
   globalThis.gc?.();
-  for (const [opName, fn] of ops) {
-    const r = measure(p, fn, codes, subs);
-    if (!own) own = r.opsPerSec;
-    console.log(`| ${opName} | ${name} | ${fmt(r.opsPerSec)} | ${(r.opsPerSec / fastestPeer.get(name)!).toFixed(1)}× | ${(own / r.opsPerSec).toFixed(2)} slower | ${r.medianNs.toFixed(0)} | ${r.p99Ns.toFixed(0)} |`);
+  const peerTallies = peers.map(tally);
+  const ownTallies = ops.map(tally);
+  const rounds = Math.max(5, Math.ceil(2_000_000 / p.lat.length));
+  for (let round = 0; round < rounds; round++) {
+    peers.forEach((peer, k) => peerPass(p, peer.country, peer.capSeconds, peerTallies[k]));
+    ops.forEach(([, fn], k) => ownPass(p, fn, codes, subs, ownTallies[k]));
   }
+  const fastest = Math.max(...peerTallies.map(best));
+  peers.forEach((peer, k) => {
+    const t = peerTallies[k];
+    peerRows.push(`| ${peer.name} | ${name} | ${fmt(best(t))} | ${t.done}${t.done < p.lat.length ? ` (capped at ${peer.capSeconds} s)` : ''} |`);
+  });
+  const own = best(ownTallies[0]);
+  ops.forEach(([opName], k) => {
+    const t = ownTallies[k];
+    const r = best(t);
+    ownRows.push(`| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} slower | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`);
+  });
 }
+console.log('');
+console.log('### Peers: country from coordinates, same points (passes interleaved with ours)');
+console.log('');
+console.log('| library | points | lookups/s | points done |');
+console.log('|---|---|---|---|');
+for (const row of peerRows) console.log(row);
+console.log('');
+console.log('### geolookup');
+console.log('');
+console.log('| operation | points | lookups/s | × fastest peer | × own countryFromGps | ns/op median | ns/op p99 |');
+console.log('|---|---|---|---|---|---|---|');
+for (const row of ownRows) console.log(row);
 
 // Heap growth over 10M lookups: flat means no allocation per lookup.
 const p = sets[0][1];
