@@ -110,11 +110,20 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
+  // Callers mostly ask about one code over many points (geofencing): the last exact code
+  // found is kept, so the next call with it skips even the dictionary (strings are immutable).
+  let lastSubdivisionCode: string | null = null;
+  let lastSubdivision = 0;
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
     // Fast path: an upper-case code already in the tables needs no parsing.
     if (typeof code === 'string' && inRange(lat, lon)) {
+      if (code === lastSubdivisionCode) return lastSubdivision;
       const hit = exactSubdivision[code];
-      if (hit !== undefined) return hit;
+      if (hit !== undefined) {
+        lastSubdivisionCode = code;
+        lastSubdivision = hit;
+        return hit;
+      }
     }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
@@ -131,6 +140,18 @@ export function createEngine(ds: Dataset): GeoLookup {
       return hit;
     }
     throw new NotFoundError(`Unknown subdivision code "${code}": not an ISO 3166-2 code known to this dataset.`);
+  }
+
+  /** Whether region r lies in the subdivision `target` (subdivisionIndex's result: an index, or -2 - country for an alias). */
+  function regionIn(r: number, target: number): boolean {
+    let want = target;
+    if (target < -1) {
+      if (regionCountry[r] === -2 - target) return true;
+      want = aliasSubdivision[-2 - target];
+      if (want < 0) return false;
+    }
+    for (let s = regionSubdivision[r]; s >= 0; s = subdivisionParent[s]) if (s === want) return true;
+    return false;
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
@@ -157,21 +178,26 @@ export function createEngine(ds: Dataset): GeoLookup {
       if (code === null) throw notFound(`No subdivision at ${lat},${lon}.`);
       return code;
     },
+    // The common question is "is this point in the region it is in?": when the point's own code
+    // is the code asked about (a table string, so a valid and known code), no code lookup is needed.
     isInCountry(code, lat, lon) {
+      if (inRange(lat, lon)) {
+        const c = locateCountry(lat as number, lon as number);
+        if (c >= 0 && countryCodes[c] === code) return true;
+        return countryIndex(code, lat, lon) === c;
+      }
       const c = countryIndex(code, lat, lon);
       return countryAt(lat, lon) === c;
     },
     isInSubdivision(code, lat, lon) {
-      const target = subdivisionIndex(code, lat, lon);
-      const r = region(lat, lon);
-      let want = target;
-      if (target < -1) {
-        if (regionCountry[r] === -2 - target) return true;
-        want = aliasSubdivision[-2 - target];
-        if (want < 0) return false;
+      if (inRange(lat, lon)) {
+        const r = locate(lat as number, lon as number);
+        const s = regionSubdivision[r];
+        if (s >= 0 && subdivisionCodes[s] === code) return true;
+        return regionIn(r, subdivisionIndex(code, lat, lon));
       }
-      for (let s = regionSubdivision[r]; s >= 0; s = subdivisionParent[s]) if (s === want) return true;
-      return false;
+      const target = subdivisionIndex(code, lat, lon);
+      return regionIn(region(lat, lon), target);
     },
     countries: () => countries,
     subdivisions: () => subdivisions,

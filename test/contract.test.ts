@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countryFromGps, subdivisionFromGps, isInCountry, isInSubdivision, tryCountryFromGps, trySubdivisionFromGps,
-  countries, subdivisions, datasetInfo, GeoLookupError, ValidationError, NotFoundError, AuthenticationError, RateLimitError,
+  countries, subdivisions, datasetInfo, createGeoLookup, defaultDataPath, GeoLookupError, ValidationError, NotFoundError, AuthenticationError, RateLimitError,
 } from '../src/index.js';
 
 function caught(fn: () => unknown): GeoLookupError {
@@ -66,6 +66,42 @@ describe('land no OSM country polygon holds (policy.json landFromAdmin1)', () =>
   ])('%s → CYP and a Cyprus district', (_name, lat, lon) => {
     expect(countryFromGps(lat, lon)).toBe('CYP');
     expect(subdivisionFromGps(lat, lon)).toMatch(/^CY-0[1-6]$/);
+  });
+});
+
+describe('isIn* answers do not depend on the calls before them', () => {
+  // The engine keeps the last code it resolved; a call must answer the same whatever came before.
+  const codes: unknown[] = ['FR-IDF', 'FR-75C', 'US-PR', 'FR-971', 'fr-idf', '', ' FR-IDF', 'XX-YY', 'FRA', 'DEU', 'fra', 'FR', null, 7];
+  const points: [number, number][] = [[48.8566, 2.3522], [18.2208, -66.5901], [16.25, -61.58], [52.52, 13.405], [0, -30]];
+  const outcome = (fn: () => boolean) => {
+    try {
+      return String(fn());
+    } catch (e) {
+      return (e as Error).name;
+    }
+  };
+  const run = (order: number[]) => {
+    const got = new Map<string, string>();
+    for (const k of order) {
+      const code = codes[k % codes.length];
+      const [lat, lon] = points[Math.floor(k / codes.length)];
+      got.set(`${k} sub`, outcome(() => isInSubdivision(code as string, lat, lon)));
+      got.set(`${k} cty`, outcome(() => isInCountry(code as string, lat, lon)));
+    }
+    return got;
+  };
+  it('same outcomes in forward, reverse and interleaved order; empty codes are always ValidationError', () => {
+    const all = Array.from({ length: codes.length * points.length }, (_, k) => k);
+    const forward = run(all);
+    expect(run([...all].reverse())).toEqual(forward);
+    expect(run(all.flatMap((k) => [k, all.length - 1 - k]))).toEqual(forward);
+    for (let k = 0; k < all.length; k += codes.length) expect(forward.get(`${k + 5} sub`)).toBe('ValidationError');
+    expect(forward.get('0 sub')).toBe('true');
+  });
+  it('a fresh engine: an empty code as the very first question is a ValidationError', () => {
+    const fresh = createGeoLookup(defaultDataPath());
+    expect(() => fresh.isInSubdivision('', 48.8566, 2.3522)).toThrow(ValidationError);
+    expect(() => fresh.isInCountry('', 48.8566, 2.3522)).toThrow(ValidationError);
   });
 });
 
