@@ -3,7 +3,7 @@
 import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
 import { DataError, NotFoundError, ValidationError, type FieldErrors } from './errors.js';
 import { locator } from './locate.js';
-import { coordinateError, countryCodeProblem, parsePair, subdivisionCodeProblem } from './validate.js';
+import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 import { batchMethods, type BatchLookup } from './batch.js';
 import { boxQueries, type BoxQueries } from './boxes.js';
@@ -82,15 +82,19 @@ export function createEngine(ds: Dataset): GeoLookup {
   const { locate, locateCountry } = locator(ds);
 
   function region(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locate(lat as number, lon as number);
-    const [a, b] = parsePair(lat, lon);
-    return locate(a, b);
+    const a = quickCoordinate(lat, 90);
+    const b = quickCoordinate(lon, 180);
+    if (a === a && b === b) return locate(a, b); // neither is NaN
+    const [x, y] = parsePair(lat, lon); // throws the per-field errors
+    return locate(x, y);
   }
 
   function countryAt(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locateCountry(lat as number, lon as number);
-    const [a, b] = parsePair(lat, lon);
-    return locateCountry(a, b);
+    const a = quickCoordinate(lat, 90);
+    const b = quickCoordinate(lon, 180);
+    if (a === a && b === b) return locateCountry(a, b);
+    const [x, y] = parsePair(lat, lon); // throws the per-field errors
+    return locateCountry(x, y);
   }
 
   function countryIndex(code: unknown, lat: unknown, lon: unknown): number {
@@ -181,22 +185,26 @@ export function createEngine(ds: Dataset): GeoLookup {
     // The common question is "is this point in the region it is in?": when the point's own code
     // is the code asked about (a table string, so a valid and known code), no code lookup is needed.
     isInCountry(code, lat, lon) {
-      if (inRange(lat, lon)) {
-        const c = locateCountry(lat as number, lon as number);
+      const a = quickCoordinate(lat, 90);
+      const b = quickCoordinate(lon, 180);
+      if (a === a && b === b) {
+        const c = locateCountry(a, b);
         if (c >= 0 && countryCodes[c] === code) return true;
-        return countryIndex(code, lat, lon) === c;
+        return countryIndex(code, a, b) === c;
       }
-      const c = countryIndex(code, lat, lon);
+      const c = countryIndex(code, lat, lon); // throws: the coordinates are bad
       return countryAt(lat, lon) === c;
     },
     isInSubdivision(code, lat, lon) {
-      if (inRange(lat, lon)) {
-        const r = locate(lat as number, lon as number);
+      const a = quickCoordinate(lat, 90);
+      const b = quickCoordinate(lon, 180);
+      if (a === a && b === b) {
+        const r = locate(a, b);
         const s = regionSubdivision[r];
         if (s >= 0 && subdivisionCodes[s] === code) return true;
-        return regionIn(r, subdivisionIndex(code, lat, lon));
+        return regionIn(r, subdivisionIndex(code, a, b));
       }
-      const target = subdivisionIndex(code, lat, lon);
+      const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad
       return regionIn(region(lat, lon), target);
     },
     countries: () => countries,

@@ -8,6 +8,19 @@ const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)$/;
 /** Longer strings are refused before any parsing, so huge inputs cost nothing. */
 export const MAX_COORDINATE_CHARS = 64;
 
+/**
+ * The coordinate as a number when parseCoordinate would accept it (a finite number, or a plain
+ * decimal string, within ±limit), else NaN; no messages, no allocation. The hot paths take
+ * strings (URLs, CSV) through this; anything it refuses goes to parsePair for the errors.
+ */
+export function quickCoordinate(value: unknown, limit: number): number {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && value.length <= MAX_COORDINATE_CHARS && DECIMAL.test(value)) n = Number(value);
+  else return NaN;
+  return n >= -limit && n <= limit ? n : NaN;
+}
+
 /** Array.isArray throws on a revoked Proxy; such a value is just "an object" here. */
 function isArray(value: unknown): boolean {
   try {

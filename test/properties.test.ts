@@ -5,6 +5,7 @@ import {
   countries, countryFromGps, GeoLookupError, isInCountry, isInSubdivision, subdivisionFromGps, subdivisions,
   tryCountryFromGps, trySubdivisionFromGps, ValidationError,
 } from '../src/index.js';
+import { parsePair, quickCoordinate } from '../src/validate.js';
 
 const lat = fc.double({ min: -90, max: 90, noNaN: true });
 const lon = fc.double({ min: -180, max: 180, noNaN: true });
@@ -107,6 +108,40 @@ describe('any input, any position', () => {
         }
       }),
       { numRuns: 20_000 },
+    );
+  });
+});
+
+describe('the quick coordinate check accepts exactly what the full validator accepts', () => {
+  // quickCoordinate lets valid strings and numbers skip the validator on the hot path; if it
+  // accepted anything the validator refuses, bad input would get an answer instead of a 400.
+  const decimalish = fc.stringMatching(/^[-+ .0-9eE\t\nx]{0,12}$/);
+  const value = fc.oneof(
+    decimalish,
+    fc.string({ maxLength: 80 }),
+    fc.double().map(String),
+    fc.double(),
+    fc.constantFrom(NaN, Infinity, -Infinity, -0, 90, -90, 180, -180, 90.0000001, '90', '-180', '180.', '.5', '-.5', '5.', '-0', '00012.5', '1'.repeat(70), ' 1', '1 ', '', null, undefined),
+  );
+  it('on random strings and numbers, for both limits', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        for (const [limit, pair] of [
+          [90, () => parsePair(v, 0)[0]],
+          [180, () => parsePair(0, v)[1]],
+        ] as const) {
+          const quick = quickCoordinate(v, limit);
+          let full: number | undefined;
+          try {
+            full = pair();
+          } catch (e) {
+            expect(e).toBeInstanceOf(ValidationError);
+          }
+          if (full === undefined) expect(quick).toBeNaN();
+          else expect(quick === full, `${String(v)}: ${quick} vs ${full}`).toBe(true); // === : the validator folds -0 to 0
+        }
+      }),
+      { numRuns: Math.min(runs, 100_000) },
     );
   });
 });
