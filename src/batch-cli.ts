@@ -263,11 +263,9 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
   const fromFile = opts.input !== undefined && opts.input !== '-';
   let size = 0;
   let readInto: ReadInto;
-  let file: FileHandle | null = null;
   if (fromFile) {
     // Read with positionless reads straight into job buffers (no stream chunks to copy from).
-    file = opened.file = await open(opts.input!, 'r');
-    const fh = file;
+    const fh = (opened.file = await open(opts.input!, 'r'));
     const st = await fh.stat();
     size = st.size;
     if (opts.output !== undefined) {

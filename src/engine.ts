@@ -113,11 +113,11 @@ export function createEngine(ds: Dataset): GeoLookup {
     return hit;
   }
 
-  /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
   // Callers mostly ask about one code over many points (geofencing): the last exact code
   // found is kept, so the next call with it skips even the dictionary (strings are immutable).
   let lastSubdivisionCode: string | null = null;
   let lastSubdivision = 0;
+  /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
     // Fast path: an upper-case code already in the tables needs no parsing.
     if (typeof code === 'string' && inRange(lat, lon)) {
