@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -57,10 +57,12 @@ export interface Dataset {
   grid: Uint32Array;
   /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
   gridCountry: Uint16Array;
+  /** Per level-0 cell with a block: the records offset its depth-1 record slots count from. */
+  gridBase: Uint32Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint16Array;
-  /** Per block entry: its region id when it is one, else NO_REGION16 (see layout.ts). */
+  /** Per block entry: its region id, a record slot (depth 1), or NO_REGION16 (see layout.ts). */
   blockRegion: Uint16Array;
   records: Uint32Array;
   coords: Uint16Array;
@@ -114,6 +116,13 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   if (!meta || !Array.isArray(meta.countries) || !Array.isArray(meta.subdivisions) || !meta.params || !Array.isArray(meta.params.fanouts)) {
     throw new DataError(`${name}: metadata lacks code tables or index parameters`);
   }
+  // The pointer checks below and every descent rely on these; the checksum cannot vouch for
+  // metadata in a re-sealed or hand-edited file.
+  const { fanouts, margin } = meta.params;
+  if (fanouts.length === 0 || fanouts.length > 32 || !fanouts.every((f) => Number.isInteger(f) && f >= 1 && f <= 4096)) {
+    throw new DataError(`${name}: index fanouts are not small positive integers (corrupted metadata)`);
+  }
+  if (typeof margin !== 'number' || !(margin >= 0 && margin < 1)) throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
   const grid = typed(section(payload, 1, name), Uint32Array, name, 'grid');
   if (grid.length !== GRID_COLS * GRID_ROWS) throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
   const gridCountry = typed(section(payload, 2, name), Uint16Array, name, 'gridcountry');
@@ -135,6 +144,8 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, { cause: err });
   }
   const partCodes = typed(section(payload, 9, name), Int32Array, name, 'boxcodes');
+  const gridBase = typed(section(payload, 10, name), Uint32Array, name, 'gridbase');
+  if (gridBase.length !== grid.length) throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
   if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -161,18 +172,18 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
+  checkEntries(grid, gridBase, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < partCodes.length; i++) {
     const c = partCodes[i];
     if (c >= countryCodes.length || -1 - c >= subdivisionCodes.length) throw new DataError(`${name}: boxcodes names code ${c} beyond the code tables (corrupted index)`);
   }
 
-  const margin = meta.params.margin;
   return {
     meta,
     grid,
     gridCountry,
+    gridBase,
     blocks,
     blockCountry,
     blockRegion,
@@ -204,6 +215,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
  */
 function checkEntries(
   grid: Uint32Array,
+  gridBase: Uint32Array,
   blocks: Uint32Array,
   blockRegion: Uint16Array,
   blockCountry: Uint16Array,
@@ -247,15 +259,33 @@ function checkEntries(
   for (const v of forward) if (!starts[v]) bad(`record pointer ${v} invalid`);
   for (let i = 0; i < grid.length; i++) entry(grid[i], -1, false);
   // One pass over the three parallel block arrays (load time: they are the largest checked).
+  let slots = 0;
   for (let i = 0; i < blocks.length; i++) {
     const e = blocks[i];
     // Most entries are regions: test those inline.
     if (e >>> TAG_SHIFT !== 0 || e >= regionCount) entry(e, i, false);
     const r = blockRegion[i];
     // The mirror must say exactly what the entry says: the lookup trusts it instead.
-    if (r !== NO_REGION16 ? e !== r : e >>> TAG_SHIFT === 0 && e < NO_REGION16) bad(`blockregion disagrees with blocks at ${i}`);
+    if (r === NO_REGION16 ? e >>> TAG_SHIFT === 0 && e < NO_REGION16 : r < regionCount ? e !== r : e >>> TAG_SHIFT !== TAG_RECORD) bad(`blockregion disagrees with blocks at ${i}`);
+    if (r !== NO_REGION16 && r >= regionCount) slots++;
     if (blockCountry[i] > countryCount + 1) bad(`blockcountry names country ${blockCountry[i] - 2}`);
   }
+  // A record slot must name exactly the record its entry points at, and only blocks hung
+  // from the grid may hold slots (the lookup reads them at depth 1 only): every slot found
+  // above must be met once here.
+  if (slots === 0) return;
+  const children = fanouts[0] * fanouts[0];
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    for (let at = off; at < off + children; at++) {
+      const r = blockRegion[at];
+      if (r === NO_REGION16 || r < regionCount) continue;
+      if ((blocks[at] & VALUE_MASK) !== gridBase[cell] + r - regionCount) bad(`record slot at ${at} disagrees with blocks`);
+      slots--;
+    }
+  }
+  if (slots !== 0) bad('record slots outside the blocks hung from the grid');
 }
 
 /**

@@ -216,16 +216,13 @@ export function createEngine(ds: Dataset): GeoLookup {
 
 /**
  * What readDataset takes on trust from the metadata JSON, which the checksum cannot vouch for
- * in a re-sealed or hand-edited file: index parameters the descent relies on, and subdivision
+ * in a re-sealed or hand-edited file (it checks the index parameters itself): subdivision
  * parent chains without cycles (isInSubdivision walks them; a cycle would never end).
  */
 function checkMeta(ds: Dataset, name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted metadata)`);
   };
-  const { fanouts, margin } = ds.meta.params;
-  if (fanouts.length === 0 || fanouts.length > 32 || !fanouts.every((f) => Number.isInteger(f) && f >= 1 && f <= 4096)) bad('index fanouts are not small positive integers');
-  if (typeof margin !== 'number' || !(margin >= 0 && margin < 1)) bad('index margin out of range');
   if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string')) bad('a code is not a string');
   const parent = ds.subdivisionParent;
   const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end

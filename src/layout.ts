@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -40,7 +40,14 @@ export const UNIFORM_MIXED = 0;
 
 /** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
 
-/** blockregion: per block entry, its region id when the entry is one (and fits), else this. */
+/**
+ * blockregion: per block entry, its region id when the entry is one (and fits), else this.
+ * In a block hung from the level-0 grid (depth 1), a record child may instead hold a
+ * **slot**: regionCount + (record offset − gridbase[cell]), so the lookup reaches the record
+ * without reading `blocks` (one dependent cache miss fewer; see docs/ARCHITECTURE.md).
+ * Slots run from regionCount up to NO_REGION16 − 1; a record too far from its cell's base
+ * keeps NO_REGION16 and is reached through `blocks`.
+ */
 export const NO_REGION16 = 0xffff;
 
 /** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */

@@ -31,8 +31,11 @@ export function locator(ds: Dataset): Locator {
  * the table read beside each entry.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const { grid, gridCountry, gridBase, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
+  const f0 = fanouts[0];
+  // blockregion values from here up to NO_REGION16 are record slots (layout.ts).
+  const firstSlot = Math.min(regionCountry.length, NO_REGION16);
 
   function locate(lat: number, lon: number): number {
     let x = lon + 180;
@@ -41,12 +44,28 @@ function createLocator(ds: Dataset): Locator {
     const col = x | 0;
     let row = y | 0;
     if (row === 180) row = 179;
-    let e = grid[row * 360 + col];
+    const cell = row * 360 + col;
+    let e = grid[cell];
     let px = x - col;
     let py = y - row;
     if (e >>> 30 === 1) {
-      let depth = 0;
-      do {
+      // Depth 1, apart from the loop below: its blockregion may hold a record slot.
+      const sx = px * f0;
+      const sy = py * f0;
+      let cx = sx | 0;
+      let cy = sy | 0;
+      if (cx === f0) cx--;
+      if (cy === f0) cy--;
+      px = sx - cx;
+      py = sy - cy;
+      const at = (e & 0x3fffffff) + cy * f0 + cx;
+      // Full children are most children: their region sits in the half-size Uint16 mirror.
+      const r = blockRegion[at];
+      if (r < firstSlot) return r;
+      if (r !== NO_REGION16) return evalRecords(0x80000000 | (gridBase[cell] + r - firstSlot), px, py);
+      e = blocks[at];
+      let depth = 1;
+      while (e >>> 30 === 1) {
         if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
         const f = fanouts[depth++];
         const sx = px * f;
@@ -58,13 +77,17 @@ function createLocator(ds: Dataset): Locator {
         px = sx - cx;
         py = sy - cy;
         const at = (e & 0x3fffffff) + cy * f + cx;
-        // Full children are most children: their region sits in the half-size Uint16 mirror.
         const r = blockRegion[at];
         if (r !== NO_REGION16) return r;
         e = blocks[at];
-      } while (e >>> 30 === 1);
+      }
     }
     if (e >>> 30 === 0) return e;
+    return evalRecords(e, px, py);
+  }
+
+  /** The region the record entry e (and the records it leads to) gives at (px, py) in its cell. */
+  function evalRecords(e: number, px: number, py: number): number {
     const qx = (px + margin) * qscale;
     const qy = (py + margin) * qscale;
     do e = evalRecord(records, coords, e & 0x3fffffff, qx, qy);

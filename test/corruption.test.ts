@@ -239,6 +239,24 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     expect(message).toMatch(why);
   });
 
+  // A record slot (blockregion at depth 1) is a pointer the lookup follows without reading
+  // blocks: a base moved by one word, checksum re-sealed, must not load.
+  it('re-sealed gridbase moved by one word → DataError naming the record slot', () => {
+    const pv = new DataView(work.buffer, HEADER_BYTES, size - HEADER_BYTES);
+    const i = SECTIONS.indexOf('gridbase');
+    const off = HEADER_BYTES + pv.getUint32(8 + i * 8, true);
+    const base = new Uint32Array(work.buffer.slice(off, off + pv.getUint32(12 + i * 8, true)));
+    const cell = base.findIndex((v) => v > 0);
+    expect(cell).toBeGreaterThanOrEqual(0);
+    const copy = new Uint8Array(new ArrayBuffer(size));
+    copy.set(work.subarray(0, size));
+    new DataView(copy.buffer).setUint32(off + cell * 4, base[cell] + 1, true);
+    header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
+    const { outcome, message } = tryLoad(copy, baseline);
+    expect(outcome).toBe('DataError');
+    expect(message).toMatch(/record slot at \d+ disagrees/);
+  });
+
   it('damage reported through a file path names that path', () => {
     const bad = Buffer.from(original.subarray(0, 4096));
     const file = join(tmp, 'damaged.geolookup');
