@@ -4,9 +4,10 @@ import Flatbush from 'flatbush';
 import { encode } from 'geobuf';
 import Pbf from 'pbf';
 import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/container.js';
-import { NO_REGION16, SECTIONS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from '../src/layout.js';
+import { SECTIONS, type IndexParams } from '../src/layout.js';
 import type { DatasetMeta } from '../src/dataset.js';
 import type { BuiltIndex, Part } from './index-builder.js';
+import { slotTables } from './slots.js';
 import type { BuildConfig, Sources } from './sources.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -38,33 +39,6 @@ function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; box
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
 }
 
-/**
- * The Uint16 mirror of block entries that locate reads first: region ids, and in the
- * blocks hung from the grid, record slots counted from the cell's gridbase (the smallest
- * offset among that block's records), so a record child costs one read fewer.
- */
-function blockRegions(index: BuiltIndex, regionCount: number, fanout: number): { blockRegion: Uint16Array; gridBase: Uint32Array } {
-  const { grid, blocks } = index;
-  const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
-  for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
-  const gridBase = new Uint32Array(grid.length);
-  const children = fanout * fanout;
-  for (let cell = 0; cell < grid.length; cell++) {
-    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
-    const off = grid[cell] & VALUE_MASK;
-    let base = Infinity;
-    for (let k = 0; k < children; k++) if (blocks[off + k] >>> TAG_SHIFT === TAG_RECORD) base = Math.min(base, blocks[off + k] & VALUE_MASK);
-    if (base === Infinity) continue;
-    gridBase[cell] = base;
-    for (let k = 0; k < children; k++) {
-      const e = blocks[off + k];
-      const slot = regionCount + (e & VALUE_MASK) - base;
-      if (e >>> TAG_SHIFT === TAG_RECORD && slot < NO_REGION16) blockRegion[off + k] = slot;
-    }
-  }
-  return { blockRegion, gridBase };
-}
-
 export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexParams & Record<string, unknown>): Uint8Array {
   const meta: DatasetMeta = {
     name: config.name,
@@ -78,7 +52,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
   const { flatbush, boxcodes } = partIndex(src, index);
-  const { blockRegion, gridBase } = blockRegions(index, index.regions.length >> 1, params.fanouts[0]);
+  const { blockRegion, gridBase, slotRecords, slotGrid } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
@@ -91,6 +65,8 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     flatbush,
     boxcodes: bytesOf(boxcodes),
     gridbase: bytesOf(gridBase),
+    slotrecords: bytesOf(slotRecords),
+    slotgrid: bytesOf(slotGrid),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

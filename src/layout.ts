@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slotrecords', 'slotgrid'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -42,13 +42,15 @@ export const UNIFORM_MIXED = 0;
 
 /**
  * blockregion: per block entry, its region id when the entry is one (and fits), else this.
- * In a block hung from the level-0 grid (depth 1), a record child may instead hold a
- * **slot**: regionCount + (record offset − gridbase[cell]), so the lookup reaches the record
- * without reading `blocks` (one dependent cache miss fewer; see docs/ARCHITECTURE.md).
- * Slots run from regionCount up to NO_REGION16 − 1; a record too far from its cell's base
- * keeps NO_REGION16 and is reached through `blocks`.
+ * In a block hung from the level-0 grid (depth 1), a record child holds a **slot** instead:
+ * regionCount + (ordinal − gridbase[cell]), where ordinals number the record children of
+ * depth-1 blocks in grid order. slotrecords[ordinal] is the record's offset and
+ * slotgrid[ordinal · SLOT_GRID² + row · SLOT_GRID + col] the region answering that whole
+ * sub-cell (NO_REGION16: a ring touches it, test the record). See build-data/slots.ts.
  */
 export const NO_REGION16 = 0xffff;
+/** Sub-cells per side of a record slot's answer grid. */
+export const SLOT_GRID = 4;
 
 /** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */
 export const NONE16 = 0xffff;

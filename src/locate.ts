@@ -2,7 +2,7 @@
 // only and allocates nothing.
 
 import type { Dataset } from './dataset.js';
-import { NO_REGION16 } from './layout.js';
+import { NO_REGION16, SLOT_GRID } from './layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -31,7 +31,7 @@ export function locator(ds: Dataset): Locator {
  * the table read beside each entry.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, gridBase, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const { grid, gridCountry, gridBase, slotRecords, slotGrid, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   // blockregion values from here up to NO_REGION16 are record slots (layout.ts).
@@ -62,7 +62,17 @@ function createLocator(ds: Dataset): Locator {
       // Full children are most children: their region sits in the half-size Uint16 mirror.
       const r = blockRegion[at];
       if (r < firstSlot) return r;
-      if (r !== NO_REGION16) return evalRecords(0x80000000 | (gridBase[cell] + r - firstSlot), px, py);
+      if (r !== NO_REGION16) {
+        // A record child: its sub-cell answer, else its record (both found from the slot).
+        const o = gridBase[cell] + r - firstSlot;
+        let gx = (px * SLOT_GRID) | 0;
+        let gy = (py * SLOT_GRID) | 0;
+        if (gx === SLOT_GRID) gx--;
+        if (gy === SLOT_GRID) gy--;
+        const v = slotGrid[o * SLOT_GRID * SLOT_GRID + gy * SLOT_GRID + gx];
+        if (v !== NO_REGION16) return v;
+        return evalRecords(0x80000000 | slotRecords[o], px, py);
+      }
       e = blocks[at];
       let depth = 1;
       while (e >>> 30 === 1) {
@@ -146,7 +156,7 @@ function createLocator(ds: Dataset): Locator {
 }
 
 /** First item whose rings hold (px, py) under the even-odd rule, else the record's default. */
-function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, px: number, py: number): number {
+export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, px: number, py: number): number {
   const n = rec[r];
   let p = r + 3;
   for (let i = 0; i < n; i++) {

@@ -1,0 +1,103 @@
+// Record slots: how a lookup reaches a leaf record hung from a depth-1 block without
+// reading `blocks`, and answers most points in it without testing a ring.
+//
+// Every record child of a block hung from the level-0 grid gets an ordinal (cells in grid
+// order, children in block order). blockregion holds regionCount + (ordinal − gridbase[cell]);
+// slotrecords[ordinal] is the record's offset; slotgrid holds SLOT_GRID² answers per ordinal,
+// one per sub-cell of the child: the region that answers the whole closed sub-cell, or
+// NO_REGION16 where a ring (of the record or of any record it leads to) touches it.
+// The answer is read with the runtime's own ring test at the sub-cell centre, and no ring
+// edge comes near the sub-cell, so it is the answer at every point of it: exact by construction.
+
+import { NO_REGION16, SLOT_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
+import { evalRecord } from '../src/locate.js';
+import type { BuiltIndex } from './index-builder.js';
+
+export interface SlotTables {
+  blockRegion: Uint16Array;
+  gridBase: Uint32Array;
+  slotRecords: Uint32Array;
+  slotGrid: Uint16Array;
+}
+
+/** Quantised units a ring edge must stay clear of a sub-cell by (float error is ~1e-11). */
+const CLEARANCE = 1e-6;
+
+export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number): SlotTables {
+  const { grid, blocks, records } = index;
+  const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
+  const qscale = 65535 / (1 + 2 * margin);
+  const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
+  for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
+  const gridBase = new Uint32Array(grid.length);
+  const slotRecords: number[] = [];
+  const slotGrid: number[] = [];
+  const children = fanout * fanout;
+  // A block holds at most fanout² slots; none fit when the region ids leave no room.
+  if (regionCount + children >= NO_REGION16) return { blockRegion, gridBase, slotRecords: new Uint32Array(0), slotGrid: new Uint16Array(0) };
+  const box = new Float64Array(4);
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    gridBase[cell] = slotRecords.length;
+    for (let k = 0; k < children; k++) {
+      const e = blocks[off + k];
+      if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
+      blockRegion[off + k] = regionCount + slotRecords.length - gridBase[cell];
+      slotRecords.push(e & VALUE_MASK);
+      const rings: number[][] = [];
+      ringsOf(records, e & VALUE_MASK, rings);
+      for (let j = 0; j < SLOT_GRID; j++) {
+        for (let i = 0; i < SLOT_GRID; i++) {
+          box[0] = (i / SLOT_GRID + margin) * qscale - CLEARANCE;
+          box[1] = (j / SLOT_GRID + margin) * qscale - CLEARANCE;
+          box[2] = ((i + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
+          box[3] = ((j + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
+          let answer = NO_REGION16;
+          if (!rings.some((ring) => touches(ring, coords, box))) {
+            let r = e;
+            const qx = ((i + 0.5) / SLOT_GRID + margin) * qscale;
+            const qy = ((j + 0.5) / SLOT_GRID + margin) * qscale;
+            do r = evalRecord(records, coords, r & VALUE_MASK, qx, qy);
+            while (r >>> TAG_SHIFT === TAG_RECORD);
+            if (r < NO_REGION16) answer = r;
+          }
+          slotGrid.push(answer);
+        }
+      }
+    }
+  }
+  return { blockRegion, gridBase, slotRecords: Uint32Array.from(slotRecords), slotGrid: Uint16Array.from(slotGrid) };
+}
+
+/** [start, length] (in words) of every ring of record r and of the records its entries lead to. */
+function ringsOf(records: Uint32Array, r: number, out: number[][]): void {
+  const def = records[r + 1];
+  if (def >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, def & VALUE_MASK, out);
+  let p = r + 3;
+  for (let i = 0, n = records[r]; i < n; i++) {
+    const entry = records[p];
+    const count = records[p + 1];
+    p += 2;
+    if (entry >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, entry & VALUE_MASK, out);
+    for (let k = 0; k < count; k++, p += 2) out.push([records[p], records[p + 1]]);
+  }
+}
+
+/** Whether any edge of the ring [start, length] meets the closed box [x0, y0, x1, y1]. */
+function touches([start, length]: number[], coords: Uint16Array, box: Float64Array): boolean {
+  const [x0, y0, x1, y1] = box;
+  for (let q = start, j = start + length - 1; q < start + length; j = q++) {
+    const ax = coords[2 * j], ay = coords[2 * j + 1], bx = coords[2 * q], by = coords[2 * q + 1];
+    if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
+    // The box's corners all on one side of the edge's line: no contact.
+    const dx = bx - ax, dy = by - ay;
+    const s1 = Math.sign(dx * (y0 - ay) - dy * (x0 - ax));
+    const s2 = Math.sign(dx * (y0 - ay) - dy * (x1 - ax));
+    const s3 = Math.sign(dx * (y1 - ay) - dy * (x0 - ax));
+    const s4 = Math.sign(dx * (y1 - ay) - dy * (x1 - ax));
+    if (s1 !== 0 && s1 === s2 && s1 === s3 && s1 === s4) continue;
+    return true;
+  }
+  return false;
+}
