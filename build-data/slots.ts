@@ -2,26 +2,27 @@
 // reading `blocks`, and answers most points in it without testing a ring.
 //
 // Every record child of a block hung from the level-0 grid gets an ordinal (cells in grid
-// order, children in block order). blockregion holds regionCount + (ordinal − gridbase[cell]);
-// slotrecords[ordinal] is the record's offset; slotgrid holds SLOT_GRID² answers per ordinal,
-// one per sub-cell of the child: the region that answers the whole closed sub-cell, or
-// NO_REGION16 where a ring (of the record or of any record it leads to) touches it.
-// The answer is read with the runtime's own ring test at the sub-cell centre, and no ring
-// edge comes near the sub-cell, so it is the answer at every point of it: exact by construction.
+// order, children in block order); blockregion holds regionCount + (ordinal − gridbase[cell]).
+// The slot (32 bytes, layout.ts) splits the child into SLOT_GRID² sub-cells and gives each a
+// 2-bit code: one of three palette regions that answers the whole closed sub-cell, or "test
+// the record" where a ring (of the record or of any record it leads to) comes near it, or
+// where a fourth region would be needed. It also holds the record offset, so that case costs
+// no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
+// and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
 
-import { NO_REGION16, SLOT_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
+import { NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
 import { evalRecord } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
 export interface SlotTables {
   blockRegion: Uint16Array;
   gridBase: Uint32Array;
-  slotRecords: Uint32Array;
-  slotGrid: Uint16Array;
+  slots: Uint32Array;
 }
 
 /** Quantised units a ring edge must stay clear of a sub-cell by (float error is ~1e-11). */
 const CLEARANCE = 1e-6;
+const PALETTE = 3;
 
 export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number): SlotTables {
   const { grid, blocks, records } = index;
@@ -30,21 +31,20 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
   for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
   const gridBase = new Uint32Array(grid.length);
-  const slotRecords: number[] = [];
-  const slotGrid: number[] = [];
   const children = fanout * fanout;
   // A block holds at most fanout² slots; none fit when the region ids leave no room.
-  if (regionCount + children >= NO_REGION16) return { blockRegion, gridBase, slotRecords: new Uint32Array(0), slotGrid: new Uint16Array(0) };
+  if (regionCount + children >= NO_REGION16) return { blockRegion, gridBase, slots: new Uint32Array(0) };
+  const out: number[] = [];
+  const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
   const box = new Float64Array(4);
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
-    gridBase[cell] = slotRecords.length;
+    gridBase[cell] = out.length / SLOT_WORDS;
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
-      blockRegion[off + k] = regionCount + slotRecords.length - gridBase[cell];
-      slotRecords.push(e & VALUE_MASK);
+      blockRegion[off + k] = regionCount + out.length / SLOT_WORDS - gridBase[cell];
       const rings: number[][] = [];
       ringsOf(records, e & VALUE_MASK, rings);
       for (let j = 0; j < SLOT_GRID; j++) {
@@ -53,21 +53,38 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
           box[1] = (j / SLOT_GRID + margin) * qscale - CLEARANCE;
           box[2] = ((i + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
           box[3] = ((j + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
-          let answer = NO_REGION16;
+          let answer = -1;
           if (!rings.some((ring) => touches(ring, coords, box))) {
             let r = e;
             const qx = ((i + 0.5) / SLOT_GRID + margin) * qscale;
             const qy = ((j + 0.5) / SLOT_GRID + margin) * qscale;
             do r = evalRecord(records, coords, r & VALUE_MASK, qx, qy);
             while (r >>> TAG_SHIFT === TAG_RECORD);
-            if (r < NO_REGION16) answer = r;
+            answer = r;
           }
-          slotGrid.push(answer);
+          answers[j * SLOT_GRID + i] = answer;
         }
       }
+      out.push(...packSlot(answers, e & VALUE_MASK));
     }
   }
-  return { blockRegion, gridBase, slotRecords: Uint32Array.from(slotRecords), slotGrid: Uint16Array.from(slotGrid) };
+  return { blockRegion, gridBase, slots: Uint32Array.from(out) };
+}
+
+/** One slot's words: the (up to) three most frequent sub-cell regions as its palette, then the codes. */
+function packSlot(answers: Int32Array, record: number): number[] {
+  const count = new Map<number, number>();
+  for (const a of answers) if (a >= 0) count.set(a, (count.get(a) ?? 0) + 1);
+  // Most frequent first, ties by region id: the same input always packs the same way.
+  const palette = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, PALETTE).map(([r]) => r);
+  while (palette.length < PALETTE) palette.push(0);
+  const words = [palette[0] | (palette[1] << 16), palette[2], record, 0, 0, 0, 0, 0];
+  for (let c = 0; c < answers.length; c++) {
+    const p = answers[c] < 0 ? -1 : palette.indexOf(answers[c]);
+    const code = p < 0 ? SLOT_MIXED : p;
+    words[4 + (c >>> 4)] |= code << ((c & 15) << 1);
+  }
+  return words.map((w) => w >>> 0);
 }
 
 /** [start, length] (in words) of every ring of record r and of the records its entries lead to. */

@@ -52,7 +52,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
   const { flatbush, boxcodes } = partIndex(src, index);
-  const { blockRegion, gridBase, slotRecords, slotGrid } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
+  const { blockRegion, gridBase, slots } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
@@ -65,8 +65,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     flatbush,
     boxcodes: bytesOf(boxcodes),
     gridbase: bytesOf(gridBase),
-    slotrecords: bytesOf(slotRecords),
-    slotgrid: bytesOf(slotGrid),
+    slots: bytesOf(slots),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

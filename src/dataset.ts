@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -59,10 +59,8 @@ export interface Dataset {
   gridCountry: Uint16Array;
   /** Per level-0 cell with a block: the ordinal its depth-1 record slots count from. */
   gridBase: Uint32Array;
-  /** Per slot ordinal: the record's offset in records. */
-  slotRecords: Uint32Array;
-  /** Per slot ordinal, SLOT_GRID² sub-cell answers: region id, or NO_REGION16 (test the record). */
-  slotGrid: Uint16Array;
+  /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
+  slots: Uint32Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint16Array;
@@ -150,9 +148,8 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   const partCodes = typed(section(payload, 9, name), Int32Array, name, 'boxcodes');
   const gridBase = typed(section(payload, 10, name), Uint32Array, name, 'gridbase');
   if (gridBase.length !== grid.length) throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
-  const slotRecords = typed(section(payload, 11, name), Uint32Array, name, 'slotrecords');
-  const slotGrid = typed(section(payload, 12, name), Uint16Array, name, 'slotgrid');
-  if (slotGrid.length !== slotRecords.length * SLOT_GRID * SLOT_GRID) throw new DataError(`${name}: slotgrid has ${slotGrid.length} entries for ${slotRecords.length} slots`);
+  const slots = typed(section(payload, 11, name), Uint32Array, name, 'slots');
+  if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
   if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -179,7 +176,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, gridBase, slotRecords, slotGrid, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
+  checkEntries(grid, gridBase, slots, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < partCodes.length; i++) {
     const c = partCodes[i];
@@ -191,8 +188,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     grid,
     gridCountry,
     gridBase,
-    slotRecords,
-    slotGrid,
+    slots,
     blocks,
     blockCountry,
     blockRegion,
@@ -225,8 +221,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
 function checkEntries(
   grid: Uint32Array,
   gridBase: Uint32Array,
-  slotRecords: Uint32Array,
-  slotGrid: Uint16Array,
+  slotWords: Uint32Array,
   blocks: Uint32Array,
   blockRegion: Uint16Array,
   blockCountry: Uint16Array,
@@ -284,7 +279,10 @@ function checkEntries(
   // A record slot must lead to exactly the record its entry points at, and only blocks hung
   // from the grid may hold slots (the lookup reads them at depth 1 only): every slot found
   // above must be met once here.
-  for (let i = 0; i < slotGrid.length; i++) if (slotGrid[i] >= regionCount && slotGrid[i] !== NO_REGION16) bad(`slotgrid names region ${slotGrid[i]}`);
+  for (let w = 0; w < slotWords.length; w += SLOT_WORDS) {
+    const a = slotWords[w];
+    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || slotWords[w + 1] >= regionCount) bad(`slot ${w / SLOT_WORDS} names a region out of range`);
+  }
   if (slots === 0) return;
   const children = fanouts[0] * fanouts[0];
   for (let cell = 0; cell < grid.length; cell++) {
@@ -293,8 +291,8 @@ function checkEntries(
     for (let at = off; at < off + children; at++) {
       const r = blockRegion[at];
       if (r === NO_REGION16 || r < regionCount) continue;
-      const o = gridBase[cell] + r - regionCount;
-      if (o >= slotRecords.length || slotRecords[o] !== (blocks[at] & VALUE_MASK)) bad(`record slot at ${at} disagrees with blocks`);
+      const w = (gridBase[cell] + r - regionCount) * SLOT_WORDS;
+      if (w >= slotWords.length || slotWords[w + 2] !== (blocks[at] & VALUE_MASK)) bad(`record slot at ${at} disagrees with blocks`);
       slots--;
     }
   }

@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slotrecords', 'slotgrid'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slots'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -44,13 +44,20 @@ export const UNIFORM_MIXED = 0;
  * blockregion: per block entry, its region id when the entry is one (and fits), else this.
  * In a block hung from the level-0 grid (depth 1), a record child holds a **slot** instead:
  * regionCount + (ordinal − gridbase[cell]), where ordinals number the record children of
- * depth-1 blocks in grid order. slotrecords[ordinal] is the record's offset and
- * slotgrid[ordinal · SLOT_GRID² + row · SLOT_GRID + col] the region answering that whole
- * sub-cell (NO_REGION16: a ring touches it, test the record). See build-data/slots.ts.
+ * depth-1 blocks in grid order. `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one
+ * never straddles a cache line):
+ *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
+ *   word 2: the record's offset in `records`; word 3: 0
+ *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
+ *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 test the record.
+ * See build-data/slots.ts.
  */
 export const NO_REGION16 = 0xffff;
-/** Sub-cells per side of a record slot's answer grid. */
-export const SLOT_GRID = 4;
+/** Sub-cells per side of a record slot's answer grid, and words per slot. */
+export const SLOT_GRID = 8;
+export const SLOT_WORDS = 8;
+/** The 2-bit code of a sub-cell where rings must be tested. */
+export const SLOT_MIXED = 3;
 
 /** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */
 export const NONE16 = 0xffff;

@@ -2,7 +2,7 @@
 // only and allocates nothing.
 
 import type { Dataset } from './dataset.js';
-import { NO_REGION16, SLOT_GRID } from './layout.js';
+import { NO_REGION16, SLOT_GRID, SLOT_WORDS } from './layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -31,7 +31,7 @@ export function locator(ds: Dataset): Locator {
  * the table read beside each entry.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, gridBase, slotRecords, slotGrid, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   // blockregion values from here up to NO_REGION16 are record slots (layout.ts).
@@ -63,15 +63,18 @@ function createLocator(ds: Dataset): Locator {
       const r = blockRegion[at];
       if (r < firstSlot) return r;
       if (r !== NO_REGION16) {
-        // A record child: its sub-cell answer, else its record (both found from the slot).
-        const o = gridBase[cell] + r - firstSlot;
+        // A record child: its slot answers the sub-cell from a palette, else names the record.
+        const w = (gridBase[cell] + r - firstSlot) * SLOT_WORDS;
         let gx = (px * SLOT_GRID) | 0;
         let gy = (py * SLOT_GRID) | 0;
         if (gx === SLOT_GRID) gx--;
         if (gy === SLOT_GRID) gy--;
-        const v = slotGrid[o * SLOT_GRID * SLOT_GRID + gy * SLOT_GRID + gx];
-        if (v !== NO_REGION16) return v;
-        return evalRecords(0x80000000 | slotRecords[o], px, py);
+        const c = gy * SLOT_GRID + gx;
+        const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+        if (code === 0) return slots[w] & 0xffff;
+        if (code === 1) return slots[w] >>> 16;
+        if (code === 2) return slots[w + 1];
+        return evalRecords(0x80000000 | slots[w + 2], px, py);
       }
       e = blocks[at];
       let depth = 1;

@@ -1,4 +1,4 @@
-// Record slots answer most points from a 4×4 sub-cell table instead of testing rings
+// Record slots answer most points from an 8×8 sub-cell table instead of testing rings
 // (build-data/slots.ts). Each table answer must be what the record's own ring test gives
 // anywhere in that sub-cell: checked here at sub-cell corners, one step either side of
 // every sub-cell edge, and at random points, against the record evaluated directly.
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../src/dataset.js';
 import { locator, evalRecord } from '../src/locate.js';
-import { NO_REGION16, SLOT_GRID } from '../src/layout.js';
+import { NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS } from '../src/layout.js';
 import { rng } from '../bench/points.js';
 
 const ds = readDataset(readFileSync(new URL('../dist-data/world.geolookup', import.meta.url)));
@@ -35,6 +35,14 @@ function slots(): Slot[] {
   return out;
 }
 
+/** The region the slot's table gives for sub-cell (i, j), -1 where it sends the lookup to the record. */
+function tableAnswer(ordinal: number, i: number, j: number): number {
+  const w = ordinal * SLOT_WORDS;
+  const c = j * SLOT_GRID + i;
+  const code = (ds.slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+  return code === SLOT_MIXED ? -1 : code === 2 ? ds.slots[w + 1] : (ds.slots[w] >>> (16 * code)) & 0xffff;
+}
+
 /** The slot's record evaluated at (lat, lon) with locate's own arithmetic, ignoring the sub-cell table. */
 function byRings(ordinal: number, lat: number, lon: number): number {
   const x = lon + 180;
@@ -45,7 +53,7 @@ function byRings(ordinal: number, lat: number, lon: number): number {
   const py = sy - Math.min(sy | 0, f0 - 1);
   const qx = (px + ds.margin) * ds.qscale;
   const qy = (py + ds.margin) * ds.qscale;
-  let e = 0x80000000 | ds.slotRecords[ordinal];
+  let e = 0x80000000 | ds.slots[ordinal * SLOT_WORDS + 2];
   do e = evalRecord(ds.records, ds.coords, e & 0x3fffffff, qx, qy);
   while (e >>> 30 === 2);
   return e;
@@ -55,9 +63,10 @@ describe('record slots', () => {
   const all = slots();
 
   it('cover the depth-1 record children, and most sub-cells have a table answer', () => {
-    expect(all.length).toBe(ds.slotRecords.length);
-    const answered = ds.slotGrid.filter((v) => v !== NO_REGION16).length;
-    expect(answered / ds.slotGrid.length).toBeGreaterThan(0.5);
+    expect(all.length * SLOT_WORDS).toBe(ds.slots.length);
+    let answered = 0;
+    for (const { ordinal } of all) for (let c = 0; c < SLOT_GRID * SLOT_GRID; c++) if (tableAnswer(ordinal, c % SLOT_GRID, Math.floor(c / SLOT_GRID)) >= 0) answered++;
+    expect(answered / (all.length * SLOT_GRID * SLOT_GRID)).toBeGreaterThan(0.5);
   });
 
   it('every table answer equals the ring test at corners, across edges and at random points of its sub-cell', () => {
@@ -66,12 +75,13 @@ describe('record slots', () => {
     const tiny = 1e-9; // ~0.1 mm: either side of a sub-cell edge
     let checked = 0;
     const wrong: string[] = [];
-    // Every 7th slot keeps the run to a few seconds (~22k slots, ~2.6 M points).
-    for (let s = 0; s < all.length; s += 7) {
+    // Every 16th slot keeps the run to a few seconds (~9.5k slots, ~8 M points).
+    for (let s = 0; s < all.length; s += 16) {
       const { ordinal, west, south } = all[s];
       for (let j = 0; j < SLOT_GRID; j++) {
         for (let i = 0; i < SLOT_GRID; i++) {
-          if (ds.slotGrid[ordinal * SLOT_GRID * SLOT_GRID + j * SLOT_GRID + i] === NO_REGION16) continue;
+          const table = tableAnswer(ordinal, i, j);
+          if (table < 0) continue;
           const x0 = west + i * step;
           const y0 = south + j * step;
           const xs = [x0 + tiny, x0 + step / 2, x0 + step - tiny, x0 + r() * step];
@@ -82,7 +92,7 @@ describe('record slots', () => {
               checked++;
               const got = locate(lat, lon);
               const want = byRings(ordinal, lat, lon);
-              if (got !== want && wrong.length < 10) wrong.push(`${lat},${lon}: table ${got}, rings ${want}`);
+              if ((got !== want || table !== want) && wrong.length < 10) wrong.push(`${lat},${lon}: lookup ${got}, table ${table}, rings ${want}`);
             }
           }
         }
