@@ -6,6 +6,9 @@
 //    2 workers and all cores, BENCH_BATCH_REPEAT times each (alternating, best kept:
 //    on a shared machine the best run is the one least disturbed by others); then the
 //    same with the output to /dev/null, which leaves out the kernel's file-write cost.
+//    Where `taskset` exists, also 1 worker with the whole process pinned to one core: with
+//    `--workers 1` unpinned, the main thread's reading and writing and the kernel's page-cache
+//    work run on the second core, so that row is the throughput of one core.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -102,7 +105,9 @@ try {
 
   // Each configuration writes a real file, and also /dev/null: the difference is what the kernel
   // charges for the file's page-cache writes, which the workers' two cores pay for too.
-  const configs = [...new Set([1, 2, availableParallelism()])];
+  const TASKSET = existsSync('/usr/bin/taskset') ? '/usr/bin/taskset' : null;
+  const configs: (number | '1 (one core)')[] = [...new Set([1, 2, availableParallelism()])];
+  if (TASKSET) configs.unshift('1 (one core)');
   const sinks = ['file', '/dev/null'] as const;
   type Sink = (typeof sinks)[number];
   const results = new Map<string, { wall: number; internal: number; rss: number; cpu: number; loads: string[] }>();
@@ -112,9 +117,11 @@ try {
         const out = sink === 'file' ? join(dir, 'out.csv') : '/dev/null';
         const loadBefore = load();
         const t = performance.now();
-        const args = [join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', String(workers)];
+        const pinned = typeof workers === 'string';
+        const cmd = [process.execPath, join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', pinned ? '1' : String(workers)];
+        if (pinned) cmd.unshift(TASKSET!, '-c', '0');
         // GNU time (Debian package `time`) adds the CPU seconds when it is there.
-        const run = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
+        const run = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', ...cmd], { encoding: 'utf8' }) : spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
         const wall = (performance.now() - t) / 1000;
         if (run.status !== 0) throw new Error(`batch failed: ${run.stderr}`);
         const m = /([\d,]+) rows\/s.*peak RSS (\d+) MB/.exec(run.stderr);
@@ -136,19 +143,22 @@ try {
       }
     }
   }
-  console.log('| output | workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | × 1 worker | CPU s (user + sys) | peak RSS | load average before runs |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| output | workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | × 1 worker | × one core | CPU s (user + sys) | peak RSS | load average before runs |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const sink of sinks) {
     const one = results.get(`${sink} 1`)!;
+    const core = results.get(`${sink} 1 (one core)`);
     for (const workers of configs) {
       const r = results.get(`${sink} ${workers}`)!;
-      console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${(r.wall / one.wall).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
+      console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${(r.wall / one.wall).toFixed(2)} | ${core ? (r.wall / core.wall).toFixed(2) : '-'} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
     }
   }
   for (const sink of sinks as readonly Sink[]) {
     const one = results.get(`${sink} 1`)!;
+    const core = results.get(`${sink} 1 (one core)`);
     const two = results.get(`${sink} 2`);
     if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary)`);
+    if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
   }
   console.log(`load average at end: ${load()}`);
 } finally {
