@@ -24,15 +24,39 @@ const KIND_NAMES: Record<number, string> = { [KIND_DATASET]: 'lookup dataset', [
  * A Fletcher-style checksum in four interleaved lanes (word i feeds lane i mod 4):
  * any single flipped bit changes a lane's first sum, moved or swapped words change
  * the second sums. Independent lanes let the CPU overlap the additions, so the
- * whole file is verified at every start-up in about 15 ms per 50 MB. It guards
+ * whole file is verified at every start-up in about 10 ms per 50 MB. It guards
  * against damage, not against an adversary.
  */
 export function checksum32(bytes: Uint8Array): number {
   const words = bytes.byteLength >>> 2;
   const view = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, words) : new Int32Array(bytes.slice(0, words * 4).buffer);
-  let a0 = 1, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  // [a0..a3, b0..b3]. Summed in chunks by a small function: V8 optimises it after a few
+  // chunks and every later chunk runs optimised; one loop over the whole file ran mostly
+  // unoptimised at start-up (27 ms cold for 45 MB, 8 ms warm).
+  const lanes = new Int32Array(8);
+  lanes[0] = 1;
   const n = words & ~3;
-  for (let i = 0; i < n; i += 4) {
+  for (let from = 0; from < n; from += CHUNK_WORDS) sumLanes(view, from, Math.min(n, from + CHUNK_WORDS), lanes);
+  let [a0, a1, , , b0, b1] = lanes;
+  for (let i = n; i < words; i++) {
+    a0 = (a0 + view[i]) | 0;
+    b0 = (b0 + a0) | 0;
+  }
+  for (let i = words * 4; i < bytes.byteLength; i++) {
+    a1 = (a1 + bytes[i]) | 0;
+    b1 = (b1 + a1) | 0;
+  }
+  const h1 = Math.imul(a0, 0x9e3779b1) ^ Math.imul(a1, 0x85ebca6b) ^ Math.imul(lanes[2], 0xc2b2ae35) ^ Math.imul(lanes[3], 0x27d4eb2f);
+  const h2 = Math.imul(b0, 0x165667b1) ^ Math.imul(b1, 0xd3a2646c | 1) ^ Math.imul(lanes[6], 0xfd7046c5) ^ Math.imul(lanes[7], 0xb55a4f09);
+  return (h1 ^ Math.imul(h2 ^ (h2 >>> 15), 0x2c1b3c6d) ^ bytes.byteLength) >>> 0;
+}
+
+const CHUNK_WORDS = 1 << 14;
+
+function sumLanes(view: Int32Array, from: number, to: number, lanes: Int32Array): void {
+  let a0 = lanes[0], a1 = lanes[1], a2 = lanes[2], a3 = lanes[3];
+  let b0 = lanes[4], b1 = lanes[5], b2 = lanes[6], b3 = lanes[7];
+  for (let i = from; i < to; i += 4) {
     a0 = (a0 + view[i]) | 0;
     a1 = (a1 + view[i + 1]) | 0;
     a2 = (a2 + view[i + 2]) | 0;
@@ -42,17 +66,8 @@ export function checksum32(bytes: Uint8Array): number {
     b2 = (b2 + a2) | 0;
     b3 = (b3 + a3) | 0;
   }
-  for (let i = n; i < words; i++) {
-    a0 = (a0 + view[i]) | 0;
-    b0 = (b0 + a0) | 0;
-  }
-  for (let i = words * 4; i < bytes.byteLength; i++) {
-    a1 = (a1 + bytes[i]) | 0;
-    b1 = (b1 + a1) | 0;
-  }
-  const h1 = Math.imul(a0, 0x9e3779b1) ^ Math.imul(a1, 0x85ebca6b) ^ Math.imul(a2, 0xc2b2ae35) ^ Math.imul(a3, 0x27d4eb2f);
-  const h2 = Math.imul(b0, 0x165667b1) ^ Math.imul(b1, 0xd3a2646c | 1) ^ Math.imul(b2, 0xfd7046c5) ^ Math.imul(b3, 0xb55a4f09);
-  return (h1 ^ Math.imul(h2 ^ (h2 >>> 15), 0x2c1b3c6d) ^ bytes.byteLength) >>> 0;
+  lanes[0] = a0; lanes[1] = a1; lanes[2] = a2; lanes[3] = a3;
+  lanes[4] = b0; lanes[5] = b1; lanes[6] = b2; lanes[7] = b3;
 }
 
 export function wrapPayload(kind: number, payload: Uint8Array): Uint8Array {

@@ -255,18 +255,23 @@ function checkEntries(
   // is known only at the end of the pass, so they are kept until then (few: a country's
   // subdivisions inside a cell).
   const forward: number[] = [];
-  const broken = scanRecords(records, starts, regionCount, countryCount, forward);
-  if (broken >= 0) bad(`record at ${broken} is malformed or holds an invalid entry`);
+  for (let r = 0; r < records.length; ) {
+    const next = scanRecords(records, r, Math.min(records.length, r + CHUNK), starts, regionCount, countryCount, forward);
+    if (next < 0) bad(`record at ${-1 - next} is malformed or holds an invalid entry`);
+    r = next;
+  }
   for (const v of forward) if (!isStart(v)) bad(`record pointer ${v} invalid`);
   for (let i = 0; i < grid.length; i++) entry(grid[i]);
-  // The block arrays and slots are the largest checked: tight loops in small functions, which
-  // V8 optimises within the first few thousand iterations (inside this function's closures
-  // the pass ran mostly interpreted: 35-40 ms cold for 1.15 M entries, now a few).
-  const scan = scanBlocks(blocks, blockRegion, blockCountry, starts, records.length, regionCount, countryCount + 1, maxBlock);
-  if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
-  const badSlot = scanSlots(slotWords, regionCount);
-  if (badSlot >= 0) bad(`slot ${badSlot} names a region out of range`);
-  const slots = -1 - scan;
+  let slots = 0;
+  for (let from = 0; from < blocks.length; from += CHUNK) {
+    const scan = scanBlocks(blocks, from, Math.min(blocks.length, from + CHUNK), blockRegion, blockCountry, starts, records.length, regionCount, countryCount + 1, maxBlock);
+    if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
+    slots += -1 - scan;
+  }
+  for (let from = 0; from < slotWords.length; from += CHUNK) {
+    const badSlot = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount);
+    if (badSlot >= 0) bad(`slot ${badSlot} names a region out of range`);
+  }
   if (slots === 0) return;
   const seen = scanSlotPointers(grid, gridBase, slotWords, blocks, blockRegion, regionCount, fanouts[0] * fanouts[0]);
   if (seen < 0) bad(`record slot at ${-1 - seen} disagrees with blocks`);
@@ -275,14 +280,22 @@ function checkEntries(
 }
 
 /**
- * Index of the first invalid block entry, or -1 − (record slots seen) when all are valid.
+ * The record, block and slot checks are small functions called on chunks of their arrays:
+ * V8 optimises a function after a few calls and every later chunk runs optimised, where one
+ * loop over a whole array ran mostly unoptimised at start-up (the block pass took 35-40 ms
+ * cold for 1.15 M entries inside checkEntries, ~5 ms warm).
+ */
+const CHUNK = 1 << 15;
+
+/**
+ * Index of the first invalid block entry in [from, to), or -1 − (record slots seen) when all are valid.
  * An entry must be a region in range, a child block further on, or a record start; its
  * blockregion must say exactly what it says (the lookup trusts the mirror instead), and its
  * blockcountry must name a country or 0 / 1.
  */
-function scanBlocks(blocks: Uint32Array, blockRegion: Uint16Array, blockCountry: Uint16Array, starts: Uint32Array, recordWords: number, regionCount: number, countryMax: number, maxBlock: number): number {
+function scanBlocks(blocks: Uint32Array, from: number, to: number, blockRegion: Uint16Array, blockCountry: Uint16Array, starts: Uint32Array, recordWords: number, regionCount: number, countryMax: number, maxBlock: number): number {
   let slots = 0;
-  for (let i = 0; i < blocks.length; i++) {
+  for (let i = from; i < to; i++) {
     const e = blocks[i];
     const tag = e >>> TAG_SHIFT;
     const v = e & VALUE_MASK;
@@ -303,9 +316,9 @@ function scanBlocks(blocks: Uint32Array, blockRegion: Uint16Array, blockCountry:
   return -1 - slots;
 }
 
-/** Index of the first slot whose palette names a region out of range, else -1. */
-function scanSlots(words: Uint32Array, regionCount: number): number {
-  for (let w = 0; w < words.length; w += SLOT_WORDS) {
+/** Index of the first slot in words [from, to) whose palette names a region out of range, else -1. */
+function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number): number {
+  for (let w = from; w < to; w += SLOT_WORDS) {
     const a = words[w];
     if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount) return w / SLOT_WORDS;
   }
@@ -333,32 +346,34 @@ function scanSlotPointers(grid: Uint32Array, gridBase: Uint32Array, words: Uint3
 }
 
 /**
- * Marks every record start in the bitset `starts` and collects the record pointers found in records;
- * returns the offset of the first malformed record, or -1. A record is its header, its item
+ * Checks the records that start in [r, stop): marks each start in the bitset `starts`, collects
+ * the record pointers they hold; returns where the next record starts, or -1 − the offset of
+ * the first malformed record. A record is its header, its item
  * list, then every ring's vertices back to back in item order; rings must sit exactly there,
  * so no ring can reach into another record or past the array. Every entry (default and items)
  * must be a region in range or a record pointer further on.
  */
-function scanRecords(records: Uint32Array, starts: Uint32Array, regionCount: number, countryCount: number, forward: number[]): number {
+function scanRecords(records: Uint32Array, first: number, stop: number, starts: Uint32Array, regionCount: number, countryCount: number, forward: number[]): number {
   const len = records.length;
-  for (let r = 0; r < len; ) {
+  let r = first;
+  while (r < stop) {
     starts[r >>> 5] |= 1 << (r & 31);
-    if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return r;
+    if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return -1 - r;
     const n = records[r];
     let p = r + RECORD_HEADER;
     for (let i = -1; i < n; i++) {
       let e = records[r + 1];
       if (i >= 0) {
-        if (p + 2 > len) return r;
+        if (p + 2 > len) return -1 - r;
         e = records[p];
         p += 2 + 2 * records[p + 1];
-        if (p > len) return r;
+        if (p > len) return -1 - r;
       }
       const v = e & VALUE_MASK;
       if (e >>> TAG_SHIFT === 0) {
-        if (v >= regionCount) return r;
+        if (v >= regionCount) return -1 - r;
       } else if (e >>> TAG_SHIFT === TAG_RECORD && v > r && v < len) forward.push(v);
-      else return r;
+      else return -1 - r;
     }
     let v = p;
     p = r + RECORD_HEADER;
@@ -367,13 +382,13 @@ function scanRecords(records: Uint32Array, starts: Uint32Array, regionCount: num
       p += 2;
       for (let k = 0; k < rings; k++, p += 2) {
         const count = records[p + 1];
-        if (records[p] !== v || count < 3 || v + count > len) return r;
+        if (records[p] !== v || count < 3 || v + count > len) return -1 - r;
         v += count;
       }
     }
-    if (v <= r + 1) return r;
+    if (v <= r + 1) return -1 - r;
     r = v;
   }
-  return -1;
+  return r;
 }
 
