@@ -33,7 +33,6 @@ export function locator(ds: Dataset): Locator {
 function createLocator(ds: Dataset): Locator {
   const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
-  const f0 = fanouts[0];
   // blockregion values from here up to NO_REGION16 are record slots (layout.ts).
   const firstSlot = Math.min(regionCountry.length, NO_REGION16);
 
@@ -49,36 +48,8 @@ function createLocator(ds: Dataset): Locator {
     let px = x - col;
     let py = y - row;
     if (e >>> 30 === 1) {
-      // Depth 1, apart from the loop below: its blockregion may hold a record slot.
-      const sx = px * f0;
-      const sy = py * f0;
-      let cx = sx | 0;
-      let cy = sy | 0;
-      if (cx === f0) cx--;
-      if (cy === f0) cy--;
-      px = sx - cx;
-      py = sy - cy;
-      const at = (e & 0x3fffffff) + cy * f0 + cx;
-      // Full children are most children: their region sits in the half-size Uint16 mirror.
-      const r = blockRegion[at];
-      if (r < firstSlot) return r;
-      if (r !== NO_REGION16) {
-        // A record child: its slot answers the sub-cell from a palette, else names the record.
-        const w = (gridBase[cell] + r - firstSlot) * SLOT_WORDS;
-        let gx = (px * SLOT_GRID) | 0;
-        let gy = (py * SLOT_GRID) | 0;
-        if (gx === SLOT_GRID) gx--;
-        if (gy === SLOT_GRID) gy--;
-        const c = gy * SLOT_GRID + gx;
-        const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
-        if (code === 0) return slots[w] & 0xffff;
-        if (code === 1) return slots[w] >>> 16;
-        if (code === 2) return slots[w + 1];
-        return evalRecords(0x80000000 | slots[w + 2], px, py);
-      }
-      e = blocks[at];
-      let depth = 1;
-      while (e >>> 30 === 1) {
+      let depth = 0;
+      do {
         if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
         const f = fanouts[depth++];
         const sx = px * f;
@@ -90,10 +61,26 @@ function createLocator(ds: Dataset): Locator {
         px = sx - cx;
         py = sy - cy;
         const at = (e & 0x3fffffff) + cy * f + cx;
+        // Full children are most children: their region sits in the half-size Uint16 mirror.
         const r = blockRegion[at];
-        if (r !== NO_REGION16) return r;
+        if (r < firstSlot) return r;
+        if (r !== NO_REGION16) {
+          // A record slot (only in blocks hung from the grid, so cell is this block's cell):
+          // the sub-cell's palette region, else the record it names.
+          const w = (gridBase[cell] + r - firstSlot) * SLOT_WORDS;
+          let gx = (px * SLOT_GRID) | 0;
+          let gy = (py * SLOT_GRID) | 0;
+          if (gx === SLOT_GRID) gx--;
+          if (gy === SLOT_GRID) gy--;
+          const c = gy * SLOT_GRID + gx;
+          const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+          if (code === 0) return slots[w] & 0xffff;
+          if (code === 1) return slots[w] >>> 16;
+          if (code === 2) return slots[w + 1];
+          return evalRecords(0x80000000 | slots[w + 2], px, py);
+        }
         e = blocks[at];
-      }
+      } while (e >>> 30 === 1);
     }
     if (e >>> 30 === 0) return e;
     return evalRecords(e, px, py);
