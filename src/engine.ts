@@ -40,14 +40,37 @@ function codeError(field: string, problem: string, lat: unknown, lon: unknown): 
 }
 
 /**
- * "Nothing here" is an expected outcome (a third of random points are at sea),
- * so its error skips the stack trace: capturing one costs most of an exception.
+ * "Nothing here" is an expected outcome (a third of random points are at sea), so its error
+ * is made cheap: no stack trace (capturing one costs most of an exception), and the message,
+ * whose two numbers take as long to format as the rest of the throw, is written when first read.
  */
-function notFound(detail: string): NotFoundError {
+const Base = NotFoundError;
+// Named NotFoundError so that logs and util.inspect show the class users catch.
+const NothingHere = class NotFoundError extends Base {
+  readonly #layer: string;
+  readonly #lat: number | string;
+  readonly #lon: number | string;
+  constructor(layer: string, lat: number | string, lon: number | string) {
+    super(undefined as unknown as string);
+    this.#layer = layer;
+    this.#lat = lat;
+    this.#lon = lon;
+  }
+  describe(): string {
+    return `No ${this.#layer} at ${this.#lat},${this.#lon}.`;
+  }
+};
+Object.defineProperty(NothingHere.prototype, 'message', {
+  get(this: InstanceType<typeof NothingHere>) {
+    return this.describe();
+  },
+});
+
+function notFound(layer: string, lat: number | string, lon: number | string): NotFoundError {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return new NotFoundError(detail);
+    return new NothingHere(layer, lat, lon);
   } finally {
     Error.stackTraceLimit = limit;
   }
@@ -174,12 +197,12 @@ export function createEngine(ds: Dataset): GeoLookup {
     trySubdivisionFromGps,
     countryFromGps(lat, lon) {
       const code = tryCountryFromGps(lat, lon);
-      if (code === null) throw notFound(`No country at ${lat},${lon}.`);
+      if (code === null) throw notFound('country', lat, lon);
       return code;
     },
     subdivisionFromGps(lat, lon) {
       const code = trySubdivisionFromGps(lat, lon);
-      if (code === null) throw notFound(`No subdivision at ${lat},${lon}.`);
+      if (code === null) throw notFound('subdivision', lat, lon);
       return code;
     },
     // The common question is "is this point in the region it is in?": when the point's own code

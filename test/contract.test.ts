@@ -1,4 +1,5 @@
 // The service contract, case by case, on the embedded real dataset.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   countryFromGps, subdivisionFromGps, isInCountry, isInSubdivision, tryCountryFromGps, trySubdivisionFromGps,
@@ -141,6 +142,20 @@ describe('no country', () => {
     expect(e.toProblem()).toMatchObject({ status: 404, title: 'Not Found' });
     expect(tryCountryFromGps(lat, lon)).toBeNull();
     expect(caught(() => subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
+  });
+  // The message of this error is written when first read (engine.ts): every way of reading it
+  // must give the same text, with the coordinates as the caller gave them.
+  it('the "nothing here" error reads the same through message, String, stack, the problem record and logs', () => {
+    for (const [call, layer] of [[() => countryFromGps(0, -30), 'country'], [() => subdivisionFromGps('0', '-30'), 'subdivision']] as const) {
+      const e = caught(call);
+      const text = `No ${layer} at 0,-30.`;
+      expect(e.name).toBe('NotFoundError');
+      expect(e.message).toBe(text);
+      expect(String(e)).toBe(`NotFoundError: ${text}`);
+      expect(e.stack).toBe(`NotFoundError: ${text}`);
+      expect(e.toProblem().detail).toBe(text);
+      expect(inspect(e)).toContain(`NotFoundError: ${text}`);
+    }
   });
   it('ATA is a known code and always false', () => {
     expect(isInCountry('ATA', -80, 0)).toBe(false);
