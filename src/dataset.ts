@@ -215,8 +215,9 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
 /**
  * Linear passes over the arrays (no tree walk) so that no lookup can read out
  * of bounds or loop: records are parsed back to back, every pointer must land
- * on a record start or inside `blocks`, and block and record pointers found in
- * blocks or records only point forward (the builder writes parents first).
+ * on a record start or inside `blocks`, child blocks and the record pointers
+ * found in records only point forward (the builder writes parents first), and
+ * every record slot leads to the record its block entry names.
  */
 function checkEntries(
   grid: Uint32Array,
