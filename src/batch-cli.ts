@@ -368,7 +368,8 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
       inFlight--;
       const worker = pool[w];
       const outBuffer = r.out.buffer as ArrayBuffer;
-      // Once written, the output buffer goes back to the worker that filled it.
+      // Once written, the output buffer goes back for reuse (to the worker that just reported:
+      // any worker can fill any buffer).
       output.write(Buffer.from(outBuffer, r.out.byteOffset, r.length), () => worker.postMessage({ recycle: outBuffer } satisfies Recycle, [outBuffer]));
       if (spareInputs.length < 2 * pool.length * JOBS_PER_WORKER) spareInputs.push(r.input.buffer as ArrayBuffer);
       stats.rows += r.rows;
