@@ -10,7 +10,7 @@
 // no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
 // and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
 
-import { NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
+import { NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
 import { evalRecord } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
@@ -91,7 +91,7 @@ function packSlot(answers: Int32Array, record: number): number[] {
 function ringsOf(records: Uint32Array, r: number, out: number[][]): void {
   const def = records[r + 1];
   if (def >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, def & VALUE_MASK, out);
-  let p = r + 3;
+  let p = r + RECORD_HEADER;
   for (let i = 0, n = records[r]; i < n; i++) {
     const entry = records[p];
     const count = records[p + 1];
