@@ -2,7 +2,8 @@
 // reading `blocks`, and answers most points in it without testing a ring.
 //
 // Every record child of a block hung from the level-0 grid gets an ordinal (cells in grid
-// order, children in block order); blockregion holds regionCount + (ordinal − gridbase[cell]).
+// order, children in block order); blockregion holds regionCount + (ordinal − the cell's slot
+// base in gridbase), and blockregion8 (its one-byte mirror at depth 1) BR8_SLOT + the same.
 // The slot (32 bytes, layout.ts) splits the child into SLOT_GRID² sub-cells and gives each a
 // 2-bit code: one of three palette regions that answers the whole closed sub-cell, or "test
 // the record" where a ring (of the record or of any record it leads to) comes near it, or
@@ -10,12 +11,13 @@
 // no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
 // and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
 
-import { NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
 import { evalRecord } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
 export interface SlotTables {
   blockRegion: Uint16Array;
+  blockRegion8: Uint8Array;
   gridBase: Uint32Array;
   slots: Uint32Array;
 }
@@ -32,8 +34,9 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
   const gridBase = new Uint32Array(grid.length);
   const children = fanout * fanout;
-  // A block holds at most fanout² slots; none fit when the region ids leave no room.
-  if (regionCount + children >= NO_REGION16) return { blockRegion, gridBase, slots: new Uint32Array(0) };
+  // A block holds at most fanout² slots: none when they would not fit the one-byte mirror or
+  // the ids left above the regions; and none past what gridbase's slot bits can count.
+  const slotsFit = children <= BR8_SLOTS && regionCount + children < NO_REGION16;
   const out: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
   const box = new Float64Array(4);
@@ -41,6 +44,10 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
     gridBase[cell] = out.length / SLOT_WORDS;
+    if (!slotsFit || gridBase[cell] + children > GRIDBASE_SLOT_MASK + 1) {
+      gridBase[cell] = 0;
+      continue;
+    }
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
@@ -68,7 +75,44 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
       out.push(...packSlot(answers, e & VALUE_MASK));
     }
   }
-  return { blockRegion, gridBase, slots: Uint32Array.from(out) };
+  const blockRegion8 = mirror8(grid, blockRegion, gridBase, regionCount, children);
+  return { blockRegion, blockRegion8, gridBase, slots: Uint32Array.from(out) };
+}
+
+/**
+ * The one-byte mirror of the depth-1 blockregion entries (layout.ts), and each cell's region
+ * base in gridbase's high bits: the base whose span holds most of the cell's regions (the
+ * lowest such, so the build stays deterministic); the rest read blockregion.
+ */
+function mirror8(grid: Uint32Array, blockRegion: Uint16Array, gridBase: Uint32Array, regionCount: number, children: number): Uint8Array {
+  const out = new Uint8Array(blockRegion.length).fill(BR8_WIDE);
+  const firstSlot = Math.min(regionCount, NO_REGION16);
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    const ids: number[] = [];
+    for (let k = 0; k < children; k++) {
+      const r = blockRegion[off + k];
+      if (r > 0 && r < firstSlot) ids.push(r);
+    }
+    ids.sort((a, b) => a - b);
+    let base = 0;
+    let most = 0;
+    for (let i = 0, j = 0; i < ids.length; i++) {
+      while (j < ids.length && ids[j] - ids[i] < BR8_SPAN) j++;
+      if (j - i > most) [most, base] = [j - i, ids[i]];
+    }
+    base = Math.min(base, GRIDBASE_REGION_MAX);
+    gridBase[cell] = (gridBase[cell] | (base << GRIDBASE_SLOT_BITS)) >>> 0;
+    for (let k = 0; k < children; k++) {
+      const r = blockRegion[off + k];
+      if (r === 0) out[off + k] = BR8_NO_COUNTRY;
+      else if (r === NO_REGION16) out[off + k] = BR8_WIDE;
+      else if (r >= firstSlot) out[off + k] = BR8_SLOT + r - regionCount;
+      else if (r >= base && r < base + BR8_SPAN) out[off + k] = r - base;
+    }
+  }
+  return out;
 }
 
 /** One slot's words: the (up to) three most frequent sub-cell regions as its palette, then the codes. */

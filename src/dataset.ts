@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { GRID_COLS, GRID_ROWS, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -57,7 +57,7 @@ export interface Dataset {
   grid: Uint32Array;
   /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
   gridCountry: Uint16Array;
-  /** Per level-0 cell with a block: the ordinal its depth-1 record slots count from. */
+  /** Per level-0 cell with a block: the ordinal its depth-1 record slots count from (low bits), and its blockregion8 region base (layout.ts). */
   gridBase: Uint32Array;
   /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
   slots: Uint32Array;
@@ -66,6 +66,8 @@ export interface Dataset {
   blockCountry: Uint16Array;
   /** Per block entry: its region id, a record slot (depth 1), or NO_REGION16 (see layout.ts). */
   blockRegion: Uint16Array;
+  /** One-byte mirror of blockRegion in the blocks hung from the grid (layout.ts). */
+  blockRegion8: Uint8Array;
   records: Uint32Array;
   coords: Uint16Array;
   fanouts: Int32Array;
@@ -150,6 +152,8 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
   if (gridBase.length !== grid.length) throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
   const slots = typed(section(payload, 11, name), Uint32Array, name, 'slots');
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
+  const blockRegion8 = section(payload, 12, name);
+  if (blockRegion8.length !== blocks.length) throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
   if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -176,7 +180,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     regionSubdivision[r] = s === NONE16 ? -1 : s;
   }
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-  checkEntries(grid, gridBase, slots, blocks, blockRegion, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
+  checkEntries(grid, gridBase, slots, blocks, blockRegion, blockRegion8, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
   for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
   for (let i = 0; i < partCodes.length; i++) {
     const c = partCodes[i];
@@ -192,6 +196,7 @@ export function readDataset(input: BinaryInput, name = 'dataset'): Dataset {
     blocks,
     blockCountry,
     blockRegion,
+    blockRegion8,
     records,
     coords,
     fanouts: Int32Array.from(meta.params.fanouts),
@@ -225,6 +230,7 @@ function checkEntries(
   slotWords: Uint32Array,
   blocks: Uint32Array,
   blockRegion: Uint16Array,
+  blockRegion8: Uint8Array,
   blockCountry: Uint16Array,
   records: Uint32Array,
   regionCount: number,
@@ -273,9 +279,8 @@ function checkEntries(
     const badSlot = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount);
     if (badSlot >= 0) bad(`slot ${badSlot} names a region out of range`);
   }
-  if (slots === 0) return;
-  const seen = scanSlotPointers(grid, gridBase, slotWords, blocks, blockRegion, regionCount, fanouts[0] * fanouts[0]);
-  if (seen < 0) bad(`record slot at ${-1 - seen} disagrees with blocks`);
+  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion, blockRegion8, regionCount, fanouts[0] * fanouts[0]);
+  if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
   // Only blocks hung from the grid may hold slots (the lookup reads them at depth 1 only).
   if (seen !== slots) bad('record slots outside the blocks hung from the grid');
 }
@@ -327,18 +332,31 @@ function scanSlots(words: Uint32Array, from: number, to: number, regionCount: nu
 }
 
 /**
- * The record slots met in the blocks hung from the grid, each checked to lead to exactly the
- * record its entry points at; −1 − index of the first that does not.
+ * The entries of the blocks hung from the grid, where lookups read blockregion8 and the record
+ * slots: each byte must say what blockregion says (or defer to it), and each slot must lead to
+ * exactly the record its entry points at. Returns the slots seen, or −1 − the first bad entry.
  */
-function scanSlotPointers(grid: Uint32Array, gridBase: Uint32Array, words: Uint32Array, blocks: Uint32Array, blockRegion: Uint16Array, regionCount: number, children: number): number {
+function scanDepth1(grid: Uint32Array, gridBase: Uint32Array, words: Uint32Array, blocks: Uint32Array, blockRegion: Uint16Array, blockRegion8: Uint8Array, regionCount: number, children: number): number {
+  const firstSlot = Math.min(regionCount, NO_REGION16);
   let seen = 0;
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
+    const slotBase = gridBase[cell] & GRIDBASE_SLOT_MASK;
+    const regionBase = gridBase[cell] >>> GRIDBASE_SLOT_BITS;
     for (let at = off; at < off + children; at++) {
       const r = blockRegion[at];
-      if (r === NO_REGION16 || r < regionCount) continue;
-      const w = (gridBase[cell] + r - regionCount) * SLOT_WORDS;
+      const v = blockRegion8[at];
+      const isSlot = r !== NO_REGION16 && r >= firstSlot;
+      if (v < BR8_SPAN) {
+        if (r !== regionBase + v || r >= firstSlot) return -1 - at;
+      } else if (v < BR8_SLOT + BR8_SLOTS) {
+        if (r !== regionCount + v - BR8_SLOT || !isSlot) return -1 - at;
+      } else if (v === BR8_NO_COUNTRY) {
+        if (r !== 0) return -1 - at;
+      } else if (v !== BR8_WIDE || isSlot) return -1 - at;
+      if (!isSlot) continue;
+      const w = (slotBase + r - regionCount) * SLOT_WORDS;
       if (w >= words.length || words[w + 2] !== (blocks[at] & VALUE_MASK)) return -1 - at;
       seen++;
     }

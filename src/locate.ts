@@ -2,7 +2,7 @@
 // only and allocates nothing.
 
 import type { Dataset } from './dataset.js';
-import { NO_REGION16, SLOT_GRID, SLOT_WORDS } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, SLOT_GRID, SLOT_WORDS } from './layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -27,14 +27,14 @@ export function locator(ds: Dataset): Locator {
  * Why closures over the arrays, and two descents rather than one: one shared descent with a
  * countryOnly flag that left the cell position in module variables, reading the arrays from
  * the dataset object, cost 15-25 ns more per subdivision lookup on the bench points (a fifth
- * of it); closures let the JIT treat the arrays as constants. The two loops differ only in
- * the table read beside each entry.
+ * of it); closures let the JIT treat the arrays as constants. The region descent reads the
+ * one-byte blockregion8 at depth 1 and blockregion deeper; the country descent reads
+ * blockcountry beside each entry.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
-  // blockregion values from here up to NO_REGION16 are record slots (layout.ts).
-  const firstSlot = Math.min(regionCountry.length, NO_REGION16);
+  const f0 = fanouts[0];
 
   function locate(lat: number, lon: number): number {
     let x = lon + 180;
@@ -48,39 +48,54 @@ function createLocator(ds: Dataset): Locator {
     let px = x - col;
     let py = y - row;
     if (e >>> 30 === 1) {
-      let depth = 0;
-      do {
+      // Depth 1 reads the one-byte mirror (layout.ts): a region, a record slot, or "see blockregion".
+      let sx = px * f0;
+      let sy = py * f0;
+      let cx = sx | 0;
+      let cy = sy | 0;
+      if (cx === f0) cx--;
+      if (cy === f0) cy--;
+      px = sx - cx;
+      py = sy - cy;
+      let at = (e & 0x3fffffff) + cy * f0 + cx;
+      const v = blockRegion8[at];
+      if (v < BR8_SPAN) return (gridBase[cell] >>> GRIDBASE_SLOT_BITS) + v;
+      if (v < BR8_NO_COUNTRY) {
+        // The sub-cell's palette region, else the record the slot names.
+        const w = ((gridBase[cell] & GRIDBASE_SLOT_MASK) + v - BR8_SLOT) * SLOT_WORDS;
+        let gx = (px * SLOT_GRID) | 0;
+        let gy = (py * SLOT_GRID) | 0;
+        if (gx === SLOT_GRID) gx--;
+        if (gy === SLOT_GRID) gy--;
+        const c = gy * SLOT_GRID + gx;
+        const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+        if (code === 0) return slots[w] & 0xffff;
+        if (code === 1) return slots[w] >>> 16;
+        if (code === 2) return slots[w + 1];
+        return evalRecords(0x80000000 | slots[w + 2], px, py);
+      }
+      if (v === BR8_NO_COUNTRY) return 0;
+      // Full children are most children: their region sits in the half-size Uint16 mirror.
+      let r = blockRegion[at];
+      if (r !== NO_REGION16) return r;
+      e = blocks[at];
+      let depth = 1;
+      while (e >>> 30 === 1) {
         if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
         const f = fanouts[depth++];
-        const sx = px * f;
-        const sy = py * f;
-        let cx = sx | 0;
-        let cy = sy | 0;
+        sx = px * f;
+        sy = py * f;
+        cx = sx | 0;
+        cy = sy | 0;
         if (cx === f) cx--;
         if (cy === f) cy--;
         px = sx - cx;
         py = sy - cy;
-        const at = (e & 0x3fffffff) + cy * f + cx;
-        // Full children are most children: their region sits in the half-size Uint16 mirror.
-        const r = blockRegion[at];
-        if (r < firstSlot) return r;
-        if (r !== NO_REGION16) {
-          // A record slot (only in blocks hung from the grid, so cell is this block's cell):
-          // the sub-cell's palette region, else the record it names.
-          const w = (gridBase[cell] + r - firstSlot) * SLOT_WORDS;
-          let gx = (px * SLOT_GRID) | 0;
-          let gy = (py * SLOT_GRID) | 0;
-          if (gx === SLOT_GRID) gx--;
-          if (gy === SLOT_GRID) gy--;
-          const c = gy * SLOT_GRID + gx;
-          const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
-          if (code === 0) return slots[w] & 0xffff;
-          if (code === 1) return slots[w] >>> 16;
-          if (code === 2) return slots[w + 1];
-          return evalRecords(0x80000000 | slots[w + 2], px, py);
-        }
+        at = (e & 0x3fffffff) + cy * f + cx;
+        r = blockRegion[at];
+        if (r !== NO_REGION16) return r;
         e = blocks[at];
-      } while (e >>> 30 === 1);
+      }
     }
     if (e >>> 30 === 0) return e;
     return evalRecords(e, px, py);

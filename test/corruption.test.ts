@@ -18,7 +18,7 @@ import { rng, cityPoints, spherePoints } from '../bench/points.js';
 import { checksum32, HEADER_BYTES, KIND_FEATURES, unwrapPayload } from '../src/container.js';
 import { createGeoLookupFromBytes, type GeoLookup } from '../src/engine.js';
 import { createGeoLookup, DataError, defaultDataPath, GeoLookupError } from '../src/index.js';
-import { SECTIONS } from '../src/layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, SECTIONS } from '../src/layout.js';
 
 const RUNS = Number(process.env.CORRUPTION_RUNS ?? 1000);
 const VALID_RUNS = Number(process.env.CORRUPTION_VALID_RUNS ?? 100);
@@ -239,22 +239,49 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     expect(message).toMatch(why);
   });
 
-  // A record slot (blockregion at depth 1) is a pointer the lookup follows without reading
-  // blocks: a base moved by one word, checksum re-sealed, must not load.
-  it('re-sealed gridbase moved by one word → DataError naming the record slot', () => {
+  // The depth-1 tables are read without blocks: a record slot is a pointer the lookup follows,
+  // and a blockregion8 byte a region it returns. Each moved by one, checksum re-sealed, must not load.
+  const sectionBytes = (name: string) => {
     const pv = new DataView(work.buffer, HEADER_BYTES, size - HEADER_BYTES);
-    const i = SECTIONS.indexOf('gridbase');
+    const i = SECTIONS.indexOf(name as (typeof SECTIONS)[number]);
     const off = HEADER_BYTES + pv.getUint32(8 + i * 8, true);
-    const base = new Uint32Array(work.buffer.slice(off, off + pv.getUint32(12 + i * 8, true)));
-    const cell = base.findIndex((v) => v > 0);
-    expect(cell).toBeGreaterThanOrEqual(0);
+    return { off, bytes: work.slice(off, off + pv.getUint32(12 + i * 8, true)) };
+  };
+  const depth1Cases: [string, () => [number, number, number]][] = [
+    ['gridbase slot base', () => {
+      const { off, bytes } = sectionBytes('gridbase');
+      const base = new Uint32Array(bytes.buffer);
+      const cell = base.findIndex((v) => (v & GRIDBASE_SLOT_MASK) > 0);
+      return [off + cell * 4, base[cell] + 1, 4];
+    }],
+    ['gridbase region base', () => {
+      const { off, bytes } = sectionBytes('gridbase');
+      const base = new Uint32Array(bytes.buffer);
+      const cell = base.findIndex((v) => v >>> GRIDBASE_SLOT_BITS > 0);
+      return [off + cell * 4, base[cell] + (1 << GRIDBASE_SLOT_BITS), 4];
+    }],
+    ['a blockregion8 region byte', () => {
+      const { off, bytes } = sectionBytes('blockregion8');
+      const at = bytes.findIndex((v) => v < BR8_SPAN - 1);
+      return [off + at, bytes[at] + 1, 1];
+    }],
+    ['a blockregion8 slot byte', () => {
+      const { off, bytes } = sectionBytes('blockregion8');
+      const at = bytes.findIndex((v) => v >= BR8_SLOT && v < BR8_NO_COUNTRY - 1);
+      return [off + at, bytes[at] + 1, 1];
+    }],
+  ];
+  it.each(depth1Cases)('re-sealed %s moved by one → DataError naming the depth-1 entry', (_name, find) => {
+    const [at, value, width] = find();
+    expect(at).toBeGreaterThan(HEADER_BYTES);
     const copy = new Uint8Array(new ArrayBuffer(size));
     copy.set(work.subarray(0, size));
-    new DataView(copy.buffer).setUint32(off + cell * 4, base[cell] + 1, true);
+    if (width === 4) new DataView(copy.buffer).setUint32(at, value >>> 0, true);
+    else copy[at] = value;
     header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
     const { outcome, message } = tryLoad(copy, baseline);
     expect(outcome).toBe('DataError');
-    expect(message).toMatch(/record slot at \d+ disagrees/);
+    expect(message).toMatch(/depth-1 block entry \d+: blockregion8 or its record slot disagrees/);
   });
 
   it('damage reported through a file path names that path', () => {

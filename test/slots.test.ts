@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../src/dataset.js';
 import { locator, evalRecord } from '../src/locate.js';
-import { NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS } from '../src/layout.js';
+import { GRIDBASE_SLOT_MASK, NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS } from '../src/layout.js';
 import { rng } from '../bench/points.js';
 
 const ds = readDataset(readFileSync(new URL('../dist-data/world.geolookup', import.meta.url)));
@@ -29,7 +29,7 @@ function slots(): Slot[] {
     for (let k = 0; k < f0 * f0; k++) {
       const r = ds.blockRegion[(e & 0x3fffffff) + k];
       if (r === NO_REGION16 || r < regionCount) continue;
-      out.push({ ordinal: ds.gridBase[cell] + r - regionCount, west: (cell % 360) - 180 + (k % f0) / f0, south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0 });
+      out.push({ ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + r - regionCount, west: (cell % 360) - 180 + (k % f0) / f0, south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0 });
     }
   }
   return out;

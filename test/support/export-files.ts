@@ -45,8 +45,12 @@ export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ pa
     }
   }
   try {
-    // Exports of an older dataset or export code are of no further use.
-    for (const f of readdirSync(dir)) if (!f.startsWith(tag) && !f.endsWith('.lock')) rmSync(join(dir, f), { force: true });
+    // Exports of an older dataset or export code are of no further use once an hour old (a
+    // younger one may be in use by a concurrent run of another checkout).
+    for (const f of readdirSync(dir)) {
+      const old = join(dir, f);
+      if (!f.startsWith(tag) && !f.endsWith('.lock') && Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 3_600_000) rmSync(old, { force: true });
+    }
     const t0 = performance.now();
     const tmp = `${path}.${process.pid}.tmp`;
     cli(['export', '--layer', layer, '--format', 'csv-wkt', '-o', tmp]);
