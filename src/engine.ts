@@ -103,6 +103,11 @@ export function createEngine(ds: Dataset): GeoLookup {
   });
 
   const { locate, locateCountry } = locator(ds);
+  // Region id → subdivision code (null where none): one read instead of two, and the strings are
+  // fresh copies made here in region order, so the codes of neighbouring regions (numbered
+  // together, a country's subdivisions in a row) sit on shared cache lines rather than wherever
+  // the metadata parse left them. Callers read the string they get (its length at least).
+  const regionCode: (string | null)[] = Array.from(regionSubdivision, (s) => (s < 0 ? null : (' ' + subdivisionCodes[s]).slice(1)));
 
   function region(lat: unknown, lon: unknown): number {
     const a = quickCoordinate(lat, 90);
@@ -187,8 +192,7 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   function trySubdivisionFromGps(lat: number | string, lon: number | string): string | null {
-    const s = regionSubdivision[region(lat, lon)];
-    return s < 0 ? null : subdivisionCodes[s];
+    return regionCode[region(lat, lon)];
   }
 
   return {
@@ -223,8 +227,8 @@ export function createEngine(ds: Dataset): GeoLookup {
       const b = quickCoordinate(lon, 180);
       if (a === a && b === b) {
         const r = locate(a, b);
-        const s = regionSubdivision[r];
-        if (s >= 0 && subdivisionCodes[s] === code) return true;
+        const own = regionCode[r];
+        if (own !== null && own === code) return true;
         return regionIn(r, subdivisionIndex(code, a, b));
       }
       const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad

@@ -104,6 +104,15 @@ describe('isIn* answers do not depend on the calls before them', () => {
     expect(() => fresh.isInSubdivision('', 48.8566, 2.3522)).toThrow(ValidationError);
     expect(() => fresh.isInCountry('', 48.8566, 2.3522)).toThrow(ValidationError);
   });
+  it('a code that is not a string is a ValidationError, also where no subdivision answers (the fast path compares codes)', () => {
+    const fresh = createGeoLookup(defaultDataPath());
+    for (const code of [null, undefined, 42, {}]) {
+      for (const [lat, lon] of [[0, -30], [48.8566, 2.3522]]) {
+        expect(() => fresh.isInSubdivision(code as unknown as string, lat, lon)).toThrow(ValidationError);
+        expect(() => fresh.isInCountry(code as unknown as string, lat, lon)).toThrow(ValidationError);
+      }
+    }
+  });
 });
 
 describe('antimeridian and poles', () => {
