@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as geo from '../src/index.js';
 import { cityPoints, spherePoints, type Points } from './points.js';
@@ -162,15 +163,34 @@ console.log('| operation | points | lookups/s | × fastest peer | × own country
 console.log('|---|---|---|---|---|---|---|');
 for (const row of ownRows) console.log(row);
 
-// Heap growth over 10M lookups: flat means no allocation per lookup.
+// Allocation over 10M lookups: heap growth (after a full GC) shows retained memory only; garbage
+// shows as scavenges, so both are counted. Zero scavenges means nothing was allocated.
 const p = sets[0][1];
-globalThis.gc?.();
-const h0 = process.memoryUsage().heapUsed;
-let sink = 0;
-for (let k = 0; k < 10_000_000; k++) {
-  const i = k % p.lat.length;
-  if (geo.tryCountryFromGps(p.lat[i], p.lon[i]) !== null) sink++;
+let window = [0, 0];
+let scavenges = 0;
+const gcs = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if ((e as { detail?: { kind?: number } }).detail?.kind === 1 && e.startTime >= window[0] && e.startTime <= window[1]) scavenges++;
+  }
+});
+const allocationRows: string[] = [];
+for (const [name, fn] of [
+  ['countryFromGps (try form)', () => { let n = 0; for (let k = 0; k < 10_000_000; k++) if (geo.tryCountryFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++; return n; }],
+  ['subdivisionFromGps (try form)', () => { let n = 0; for (let k = 0; k < 10_000_000; k++) if (geo.trySubdivisionFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++; return n; }],
+] as const) {
+  globalThis.gc?.();
+  await new Promise((r) => setTimeout(r, 10));
+  scavenges = 0;
+  gcs.observe({ entryTypes: ['gc'] });
+  const h0 = process.memoryUsage().heapUsed;
+  window = [performance.now(), Infinity];
+  const found = fn();
+  window[1] = performance.now();
+  globalThis.gc?.();
+  const h1 = process.memoryUsage().heapUsed;
+  await new Promise((r) => setTimeout(r, 10));
+  gcs.disconnect();
+  allocationRows.push(`${name}: heap growth ${((h1 - h0) / 1e6).toFixed(2)} MB, scavenges during the loop ${scavenges} (${found} found)`);
 }
-globalThis.gc?.();
-const h1 = process.memoryUsage().heapUsed;
-console.log(`\nheap growth over 10M lookups: ${((h1 - h0) / 1e6).toFixed(2)} MB (${sink} found)`);
+console.log('\nallocation over 10M lookups (random sphere points):');
+for (const row of allocationRows) console.log(`  ${row}`);

@@ -40,6 +40,7 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   const out: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
   const box = new Float64Array(4);
+  const centre = new Float64Array(2);
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
@@ -63,9 +64,9 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
           let answer = -1;
           if (!rings.some((ring) => touches(ring, coords, box))) {
             let r = e;
-            const qx = ((i + 0.5) / SLOT_GRID + margin) * qscale;
-            const qy = ((j + 0.5) / SLOT_GRID + margin) * qscale;
-            do r = evalRecord(records, coords, r & VALUE_MASK, qx, qy);
+            centre[0] = ((i + 0.5) / SLOT_GRID + margin) * qscale;
+            centre[1] = ((j + 0.5) / SLOT_GRID + margin) * qscale;
+            do r = evalRecord(records, coords, r & VALUE_MASK, centre);
             while (r >>> TAG_SHIFT === TAG_RECORD);
             answer = r;
           }

@@ -109,7 +109,12 @@ export function createEngine(ds: Dataset): GeoLookup {
   // the metadata parse left them. Callers read the string they get (its length at least).
   const regionCode: (string | null)[] = Array.from(regionSubdivision, (s) => (s < 0 ? null : (' ' + subdivisionCodes[s]).slice(1)));
 
+  // Each entry point tests plain numbers in range first and hands them to the locator as they
+  // are. Through quickCoordinate's `in range ? value : NaN` the optimised code kept the double
+  // boxed: two 16-byte heap numbers of garbage per lookup (a scavenge every ~500k lookups).
+  // Strings (URLs, CSV) and everything invalid take the longer path.
   function region(lat: unknown, lon: unknown): number {
+    if (inRange(lat, lon)) return locate(lat as number, lon as number);
     const a = quickCoordinate(lat, 90);
     const b = quickCoordinate(lon, 180);
     if (a === a && b === b) return locate(a, b); // neither is NaN
@@ -118,6 +123,7 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   function countryAt(lat: unknown, lon: unknown): number {
+    if (inRange(lat, lon)) return locateCountry(lat as number, lon as number);
     const a = quickCoordinate(lat, 90);
     const b = quickCoordinate(lon, 180);
     if (a === a && b === b) return locateCountry(a, b);
@@ -212,6 +218,11 @@ export function createEngine(ds: Dataset): GeoLookup {
     // The common question is "is this point in the region it is in?": when the point's own code
     // is the code asked about (a table string, so a valid and known code), no code lookup is needed.
     isInCountry(code, lat, lon) {
+      if (inRange(lat, lon)) {
+        const c = locateCountry(lat as number, lon as number);
+        if (c >= 0 && countryCodes[c] === code) return true;
+        return countryIndex(code, lat, lon) === c;
+      }
       const a = quickCoordinate(lat, 90);
       const b = quickCoordinate(lon, 180);
       if (a === a && b === b) {
@@ -223,6 +234,12 @@ export function createEngine(ds: Dataset): GeoLookup {
       return countryAt(lat, lon) === c;
     },
     isInSubdivision(code, lat, lon) {
+      if (inRange(lat, lon)) {
+        const r = locate(lat as number, lon as number);
+        const own = regionCode[r];
+        if (own !== null && own === code) return true;
+        return regionIn(r, subdivisionIndex(code, lat, lon));
+      }
       const a = quickCoordinate(lat, 90);
       const b = quickCoordinate(lon, 180);
       if (a === a && b === b) {

@@ -30,16 +30,36 @@ export function locator(ds: Dataset): Locator {
  * of it); closures let the JIT treat the arrays as constants. The region descent reads the
  * one-byte blockregion8 at depth 1 and blockregion deeper; the country descent reads
  * blockcountry beside each entry.
+ *
+ * Why the coordinates travel through a Float64Array: the descents are too large for V8 to
+ * inline, and a double passed to a call that is not inlined is boxed, 32 bytes of garbage per
+ * lookup. `locate` and `locateCountry` are small enough to inline into their callers; they
+ * store the coordinates and call the descents with no arguments, which return small integers
+ * (never boxed). The ring test gets its position the same way.
  */
 function createLocator(ds: Dataset): Locator {
   const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
+  const here = new Float64Array(2); // lat, lon
+  const q = new Float64Array(2); // the point in a record's quantised units
 
   function locate(lat: number, lon: number): number {
-    let x = lon + 180;
+    here[0] = lat;
+    here[1] = lon;
+    return regionHere();
+  }
+
+  function locateCountry(lat: number, lon: number): number {
+    here[0] = lat;
+    here[1] = lon;
+    return countryHere();
+  }
+
+  function regionHere(): number {
+    let x = here[1] + 180;
     if (x >= 360) x -= 360;
-    const y = lat + 90;
+    const y = here[0] + 90;
     const col = x | 0;
     let row = y | 0;
     if (row === 180) row = 179;
@@ -72,7 +92,9 @@ function createLocator(ds: Dataset): Locator {
         if (code === 0) return slots[w] & 0xffff;
         if (code === 1) return slots[w] >>> 16;
         if (code === 2) return slots[w + 1];
-        return evalRecords(0x80000000 | slots[w + 2], px, py);
+        q[0] = (px + margin) * qscale;
+        q[1] = (py + margin) * qscale;
+        return evalRecords(slots[w + 2]);
       }
       if (v === BR8_NO_COUNTRY) return 0;
       // Full children are most children: their region sits in the half-size Uint16 mirror.
@@ -98,25 +120,25 @@ function createLocator(ds: Dataset): Locator {
       }
     }
     if (e >>> 30 === 0) return e;
-    return evalRecords(e, px, py);
+    q[0] = (px + margin) * qscale;
+    q[1] = (py + margin) * qscale;
+    return evalRecords(e & 0x3fffffff);
   }
 
-  /** The region the record entry e (and the records it leads to) gives at (px, py) in its cell. */
-  function evalRecords(e: number, px: number, py: number): number {
-    const qx = (px + margin) * qscale;
-    const qy = (py + margin) * qscale;
-    do e = evalRecord(records, coords, e & 0x3fffffff, qx, qy);
-    while (e >>> 30 === 2);
+  /** The region record r (and the records it leads to) gives at the point in q. */
+  function evalRecords(r: number): number {
+    let e = evalRecord(records, coords, r, q);
+    while (e >>> 30 === 2) e = evalRecord(records, coords, e & 0x3fffffff, q);
     return e;
   }
 
   // Stops early where gridcountry / blockcountry name a cell's single country, and at a record
   // that lists one country's subdivisions (its header names the country), so country lookups
   // never test subdivision borders.
-  function locateCountry(lat: number, lon: number): number {
-    let x = lon + 180;
+  function countryHere(): number {
+    let x = here[1] + 180;
     if (x >= 360) x -= 360;
-    const y = lat + 90;
+    const y = here[0] + 90;
     const col = x | 0;
     let row = y | 0;
     if (row === 180) row = 179;
@@ -146,13 +168,13 @@ function createLocator(ds: Dataset): Locator {
       } while (e >>> 30 === 1);
     }
     if (e >>> 30 === 0) return regionCountry[e];
-    const qx = (px + margin) * qscale;
-    const qy = (py + margin) * qscale;
+    q[0] = (px + margin) * qscale;
+    q[1] = (py + margin) * qscale;
     do {
       const r = e & 0x3fffffff;
       const country = records[r + 2];
       if (country !== 0) return country - 1;
-      e = evalRecord(records, coords, r, qx, qy);
+      e = evalRecord(records, coords, r, q);
     } while (e >>> 30 === 2);
     return regionCountry[e];
   }
@@ -160,8 +182,13 @@ function createLocator(ds: Dataset): Locator {
   return { locate, locateCountry };
 }
 
-/** First item whose rings hold (px, py) under the even-odd rule, else the record's default. */
-export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, px: number, py: number): number {
+/**
+ * First item whose rings hold the point (q[0], q[1]) (quantised units) under the even-odd rule,
+ * else the record's default; as an int32, so that a record entry (top bit set) is not boxed.
+ */
+export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: Float64Array): number {
+  const px = q[0];
+  const py = q[1];
   const n = rec[r];
   let p = r + 3;
   for (let i = 0; i < n; i++) {
@@ -183,7 +210,7 @@ export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, px:
         j = q;
       }
     }
-    if (inside) return entry;
+    if (inside) return entry | 0;
   }
-  return rec[r + 1];
+  return rec[r + 1] | 0;
 }
