@@ -192,6 +192,22 @@ export function createEngine(ds: Dataset): GeoLookup {
     return false;
   }
 
+  // isIn*'s core for valid coordinates (small, so it is inlined into both of their branches).
+  // The common question is "is this point in the region it is in?": when the point's own code
+  // is the code asked about (a table string, so a valid and known code), no code lookup is needed.
+  function countryHolds(code: unknown, lat: number, lon: number): boolean {
+    const c = locateCountry(lat, lon);
+    if (c >= 0 && countryCodes[c] === code) return true;
+    return countryIndex(code, lat, lon) === c;
+  }
+
+  function subdivisionHolds(code: unknown, lat: number, lon: number): boolean {
+    const r = locate(lat, lon);
+    const own = regionCode[r];
+    if (own !== null && own === code) return true;
+    return regionIn(r, subdivisionIndex(code, lat, lon));
+  }
+
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
     const c = countryAt(lat, lon);
     return c < 0 ? null : countryCodes[c];
@@ -215,39 +231,19 @@ export function createEngine(ds: Dataset): GeoLookup {
       if (code === null) throw notFound('subdivision', lat, lon);
       return code;
     },
-    // The common question is "is this point in the region it is in?": when the point's own code
-    // is the code asked about (a table string, so a valid and known code), no code lookup is needed.
     isInCountry(code, lat, lon) {
-      if (inRange(lat, lon)) {
-        const c = locateCountry(lat as number, lon as number);
-        if (c >= 0 && countryCodes[c] === code) return true;
-        return countryIndex(code, lat, lon) === c;
-      }
+      if (inRange(lat, lon)) return countryHolds(code, lat as number, lon as number);
       const a = quickCoordinate(lat, 90);
       const b = quickCoordinate(lon, 180);
-      if (a === a && b === b) {
-        const c = locateCountry(a, b);
-        if (c >= 0 && countryCodes[c] === code) return true;
-        return countryIndex(code, a, b) === c;
-      }
+      if (a === a && b === b) return countryHolds(code, a, b);
       const c = countryIndex(code, lat, lon); // throws: the coordinates are bad
       return countryAt(lat, lon) === c;
     },
     isInSubdivision(code, lat, lon) {
-      if (inRange(lat, lon)) {
-        const r = locate(lat as number, lon as number);
-        const own = regionCode[r];
-        if (own !== null && own === code) return true;
-        return regionIn(r, subdivisionIndex(code, lat, lon));
-      }
+      if (inRange(lat, lon)) return subdivisionHolds(code, lat as number, lon as number);
       const a = quickCoordinate(lat, 90);
       const b = quickCoordinate(lon, 180);
-      if (a === a && b === b) {
-        const r = locate(a, b);
-        const own = regionCode[r];
-        if (own !== null && own === code) return true;
-        return regionIn(r, subdivisionIndex(code, a, b));
-      }
+      if (a === a && b === b) return subdivisionHolds(code, a, b);
       const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad
       return regionIn(region(lat, lon), target);
     },

@@ -44,8 +44,9 @@ export const UNIFORM_MIXED = 0;
  * blockregion: per block entry, its region id when the entry is one (and fits), else this.
  * In a block hung from the level-0 grid (depth 1), a record child holds a **slot** instead:
  * regionCount + (ordinal − slotBase(cell)), where ordinals number the record children of
- * depth-1 blocks in grid order (at most BR8_SLOTS per block, and below 2^GRIDBASE_SLOT_BITS). `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one
- * never straddles a cache line):
+ * depth-1 blocks in grid order (at most BR8_SLOTS per block, and below 2^GRIDBASE_SLOT_BITS).
+ * `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never straddles a cache line
+ * when the dataset is 32-byte aligned in memory):
  *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
  *   word 2: the record's offset in `records`; word 3: 0
  *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
