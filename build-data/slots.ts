@@ -44,11 +44,9 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
-    gridBase[cell] = out.length / SLOT_WORDS;
-    if (!slotsFit || gridBase[cell] + children > GRIDBASE_SLOT_MASK + 1) {
-      gridBase[cell] = 0;
-      continue;
-    }
+    const base = out.length / SLOT_WORDS;
+    if (!slotsFit || base + children > GRIDBASE_SLOT_MASK + 1) continue;
+    gridBase[cell] = base;
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
