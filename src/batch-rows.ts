@@ -89,8 +89,8 @@ export class OutBuffer {
 }
 
 /** Powers of ten that are exact doubles (10^0 … 10^22). */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-const MAX_CHARS = 64;
+export const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+export const MAX_CHARS = 64;
 
 /**
  * Plain decimal (`-?(\d+\.?\d*|\.\d+)`, at most 64 bytes, the validator's grammar) from bytes,
