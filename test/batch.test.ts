@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as geo from '../src/index.js';
 import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../src/index.js';
 import { parseDecimal } from '../src/batch-rows.js';
+import { csvCells, processCsv } from '../src/batch-csv.js';
+import { readDataset } from '../src/dataset.js';
 import { batch } from '../src/batch-cli.js';
 import { cityPoints, rng, spherePoints } from '../bench/points.js';
 
@@ -280,6 +282,42 @@ describe('decimal fast path', () => {
       expect(v, s).toBe(want === 0 ? 0 : want);
     }
     expect(accepted).toBeGreaterThan(60_000);
+  });
+  // The worker parses coordinate fields inline while it scans them; whatever it accepts or
+  // declines must come out as the library answers the same text (or its ValidationError).
+  it('the CSV row loop answers every spelling as the library does (120k fuzzed fields, LF and CRLF)', () => {
+    const r = rng(43);
+    const alphabet = '0123456789.-+eE x';
+    const spell = (): string => {
+      const u = r();
+      if (u < 0.5) {
+        const digits = Math.floor(r() * 19);
+        const v = (r() - 0.5) * 200;
+        const s = r() < 0.2 ? String(v) : v.toFixed(digits);
+        return r() < 0.05 ? quote(s) : s;
+      }
+      if (u < 0.6) return '9'.repeat(1 + Math.floor(r() * 20)) + (r() < 0.5 ? '' : '.' + '1'.repeat(Math.floor(r() * 30)));
+      const len = Math.floor(r() * 10);
+      return Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    };
+    const ds = readDataset(readFileSync(geo.defaultDataPath()));
+    const settings = { format: 'csv' as const, delimiter: 44, latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: true, eol: '\n' };
+    const cells = csvCells(ds, settings);
+    const rows: Row[] = [];
+    for (let i = 0; i < 60_000; i++) {
+      const lat = spell();
+      const lon = r() < 0.5 ? spell() : String((r() - 0.5) * 360);
+      rows.push({ raw: `${i},${lat},${lon}`, lat: readCsv(lat + '\n')[0][0], lon: readCsv(lon + '\n')[0][0] });
+    }
+    for (const eol of ['\n', '\r\n']) {
+      const text = rows.map((row) => row.raw + eol).join('');
+      const res = processCsv(ds, settings, cells, new TextEncoder().encode(text));
+      const out = 'id,lat,lon,country,subdivision,error\n' + new TextDecoder().decode(res.out.subarray(0, res.length));
+      const counts = checkCsv(out, rows, ['country', 'subdivision'], 'id,lat,lon');
+      expect(counts.errors).toBeGreaterThan(10_000);
+      expect(counts.found).toBeGreaterThan(5_000);
+      expect(res).toMatchObject({ rows: rows.length, ...counts });
+    }
   });
 });
 
