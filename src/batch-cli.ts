@@ -22,7 +22,7 @@ import { DataError, GeoLookupError, ValidationError } from './errors.js';
 import { defaultDataPath } from './index.js';
 import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
 import type { BatchFormat, ChunkStats, RowSettings } from './batch-rows.js';
-import type { InitFailed, JobDone, Recycle, WorkerInit } from './batch-worker.js';
+import type { DatasetShare, InitFailed, JobDone, Recycle, RowSetup } from './batch-worker.js';
 
 /** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
 const JOB_BYTES = 1 << 20;
@@ -96,16 +96,16 @@ function readShared(path: string): SharedArrayBuffer {
  * sources (tsx, vitest), the .ts worker is started through tsx's loader API,
  * since a worker does not inherit the parent's module hooks.
  */
-function startWorker(init: WorkerInit): Worker {
+function startWorker(): Worker {
   const url: string | undefined = import.meta.url;
   if (url?.endsWith('.ts')) {
     const api = createRequire(url).resolve('tsx/cjs/api');
     const script = fileURLToPath(new URL('./batch-worker.ts', url));
     const boot = `require(${JSON.stringify(api)}).require(${JSON.stringify(script)}, ${JSON.stringify(script)})`;
-    return new Worker(boot, { eval: true, workerData: init });
+    return new Worker(boot, { eval: true });
   }
-  if (url) return new Worker(new URL('./batch-worker.js', url), { workerData: init });
-  return new Worker(join(__dirname, 'batch-worker.cjs'), { workerData: init });
+  if (url) return new Worker(new URL('./batch-worker.js', url));
+  return new Worker(join(__dirname, 'batch-worker.cjs'));
 }
 
 /** The name as given (exact first, then any case), else the first default present in any case. */
@@ -240,16 +240,24 @@ const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Runs a whole batch; resolves with the counts once every row is written. */
 export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
-  // The input file is closed whatever happens, also on errors before any row is read (a missing column).
-  const opened: { file: FileHandle | null } = { file: null };
+  // The input file is closed and the workers stopped whatever happens, also on errors before
+  // any row is read (a missing column, a damaged dataset).
+  const opened: Opened = { file: null, pool: [] };
   try {
     return await batchWith(opts, opened);
   } finally {
     await opened.file?.close();
+    for (const w of opened.pool) w.removeAllListeners('exit');
+    await Promise.all(opened.pool.map((w) => w.terminate()));
   }
 }
 
-async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }): Promise<BatchSummary> {
+interface Opened {
+  file: FileHandle | null;
+  pool: Worker[];
+}
+
+async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSummary> {
   const t0 = performance.now();
   const stderr = opts.stderr ?? process.stderr;
   const fields = opts.fields ?? ['country', 'subdivision'];
@@ -257,8 +265,22 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
   if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, { workers: ['bad worker count'] });
   const delimiter = delimiterByte(opts.delimiter);
 
+  // A failure anywhere (a worker, the output) ends the run; `turn` waits for the next event.
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const turn = () => new Promise<void>((resolve) => (wake = resolve));
+  const fail = (e: Error) => {
+    failure ??= e;
+    signal();
+  };
+
   const dataPath = opts.data ?? defaultDataPath();
-  const shared = readShared(dataPath); // the workers check it (DataError), each on its own thread
+  const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
 
   const fromFile = opts.input !== undefined && opts.input !== '-';
   let size = 0;
@@ -338,7 +360,24 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
   } else if (rest) {
     Object.assign(settings, ndjsonKeys(rest, opts));
   }
-  if (!rest) readDataset(new Uint8Array(shared), dataPath); // no rows, no workers: still report a bad dataset
+
+  // The workers start once the input's columns are known to be there (a worker stopped while
+  // it loads its modules can leave a file descriptor open). A thread and its modules take
+  // ~30 ms to start, time this thread spends checking the dataset: the workers lay their
+  // views over the shared bytes unchecked meanwhile, and rows go out only once it passed.
+  const pool = opened.pool;
+  const load: number[] = [];
+  if (rest) {
+    for (let i = 0; i < workers; i++) {
+      const worker = startWorker();
+      worker.on('error', fail);
+      worker.on('exit', (code) => code !== 0 && fail(new Error(`batch worker ${i} exited with code ${code}`)));
+      worker.postMessage({ dataset: shared, name: dataPath } satisfies DatasetShare);
+      pool.push(worker);
+      load.push(0);
+    }
+  }
+  readDataset(new Uint8Array(shared), dataPath); // DataError on a damaged file, before any row goes out
 
   // Only now, with the input's columns known to be there, is an output file created (or truncated).
   const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);
@@ -346,17 +385,6 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
 
   const progress = (opts.progress ?? stderr.isTTY === true) ? startProgress(stderr, size) : null;
 
-  const init: WorkerInit = { dataset: shared, name: dataPath, settings };
-  const pool: Worker[] = [];
-  const load: number[] = [];
-  let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const signal = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const turn = () => new Promise<void>((resolve) => (wake = resolve));
   const ready = new Map<number, JobDone>();
   let nextOut = 0;
   let inFlight = 0;
@@ -381,27 +409,19 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
     }
     signal();
   };
-  const fail = (e: Error) => {
-    failure ??= e;
-    signal();
-  };
   output.on('drain', signal);
   output.on('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EPIPE' ? new Error('the output was closed before the end (EPIPE)') : e));
   const needDrain = () => output.writableNeedDrain === true;
 
   try {
     if (rest) {
-      for (let i = 0; i < workers; i++) {
-        const worker = startWorker(init);
+      pool.forEach((worker, i) => {
         worker.on('message', (m: JobDone | InitFailed) => {
           if ('error' in m) fail(m.error.name === 'DataError' ? new DataError(m.error.message) : new Error(m.error.message));
           else onDone(i, m);
         });
-        worker.on('error', fail);
-        worker.on('exit', (code) => code !== 0 && fail(new Error(`batch worker ${i} exited with code ${code}`)));
-        pool.push(worker);
-        load.push(0);
-      }
+        worker.postMessage({ settings } satisfies RowSetup);
+      });
       const send = (bytes: Uint8Array, seq: number) => {
         let w = 0;
         for (let i = 1; i < pool.length; i++) if (load[i] < load[w]) w = i;
@@ -429,8 +449,6 @@ async function batchWith(opts: BatchOptions, opened: { file: FileHandle | null }
     if (failure && opts.output !== undefined) output.destroy();
     output.off('drain', signal);
     progress?.stop();
-    for (const w of pool) w.removeAllListeners('exit');
-    await Promise.all(pool.map((w) => w.terminate()));
   }
 
   const seconds = (performance.now() - t0) / 1000;

@@ -1,16 +1,26 @@
 // Worker thread of `geolookup batch`: lays the dataset over the shared bytes the
 // main thread read once (no copy), then turns each job of whole rows into output
-// bytes and hands them back, transferring the buffer.
+// bytes and hands them back, transferring the buffer. It is started first thing,
+// so its start-up overlaps the main thread's reading of the dataset and the input.
 
-import { parentPort, workerData } from 'node:worker_threads';
-import { readDataset } from './dataset.js';
+import { parentPort } from 'node:worker_threads';
+import { readDataset, type Dataset } from './dataset.js';
 import { csvCells, processCsv } from './batch-csv.js';
 import { ndjsonCells, processNdjson } from './batch-ndjson.js';
 import { spareBuffers, type ChunkResult, type RowSettings } from './batch-rows.js';
 
-export interface WorkerInit {
+/**
+ * The first message: the dataset bytes the main thread read into shared memory. The
+ * main thread checks them (checksum, pointers) while this thread lays its views over
+ * them unchecked, and sends rows only once they passed.
+ */
+export interface DatasetShare {
   dataset: SharedArrayBuffer;
   name: string;
+}
+
+/** The second message, once the input's header is read. */
+export interface RowSetup {
   settings: RowSettings;
 }
 
@@ -36,26 +46,40 @@ export interface InitFailed {
   error: { name: string; message: string };
 }
 
-const { dataset, name, settings } = workerData as WorkerInit;
+let ds: Dataset | null = null;
 let run: ((b: Uint8Array) => ChunkResult) | null = null;
-try {
-  // The main thread does not read the dataset itself; a damaged file is reported from here.
-  const ds = readDataset(new Uint8Array(dataset), name);
-  if (settings.format === 'csv') {
-    const cells = csvCells(ds, settings);
-    run = (b) => processCsv(ds, settings, cells, b);
-  } else {
-    const cells = ndjsonCells(ds);
-    run = (b) => processNdjson(ds, settings, cells, b);
-  }
-} catch (e) {
-  const failed: InitFailed = { seq: -1, error: { name: (e as Error).name, message: (e as Error).message } };
-  parentPort!.postMessage(failed);
+
+function failed(e: unknown): void {
+  const report: InitFailed = { seq: -1, error: { name: (e as Error).name, message: (e as Error).message } };
+  parentPort!.postMessage(report);
 }
 
-parentPort!.on('message', (m: Job | Recycle) => {
+function setUp(settings: RowSettings, data: Dataset): void {
+  if (settings.format === 'csv') {
+    const cells = csvCells(data, settings);
+    run = (b) => processCsv(data, settings, cells, b);
+  } else {
+    const cells = ndjsonCells(data);
+    run = (b) => processNdjson(data, settings, cells, b);
+  }
+}
+
+parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
   if ('recycle' in m) {
     if (spareBuffers.length < 4) spareBuffers.push(m.recycle);
+    return;
+  }
+  try {
+    if ('dataset' in m) {
+      ds = readDataset(new Uint8Array(m.dataset), m.name, true);
+      return;
+    }
+    if ('settings' in m) {
+      if (ds) setUp(m.settings, ds);
+      return;
+    }
+  } catch (e) {
+    failed(e);
     return;
   }
   if (!run) return;

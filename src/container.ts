@@ -98,7 +98,8 @@ export function toBytes(input: BinaryInput, name: string): Uint8Array {
  * buffer (copied once only when the caller's buffer is misaligned), so typed
  * arrays can be laid over it without copying.
  */
-export function unwrapPayload(input: BinaryInput, expectedKind: number, name: string): Uint8Array {
+/** `verified`: these very bytes already passed the checksum (a batch worker reading what the main thread checked). */
+export function unwrapPayload(input: BinaryInput, expectedKind: number, name: string, verified = false): Uint8Array {
   const bytes = toBytes(input, name);
   if (bytes.byteLength < HEADER_BYTES) {
     throw new DataError(`${name}: file is ${bytes.byteLength} bytes, too short to be a geolookup ${KIND_NAMES[expectedKind]} (truncated?)`);
@@ -121,7 +122,6 @@ export function unwrapPayload(input: BinaryInput, expectedKind: number, name: st
   }
   let payload = bytes.subarray(HEADER_BYTES);
   if (payload.byteOffset % 8 !== 0) payload = payload.slice();
-  const sum = checksum32(payload);
-  if (sum !== dv.getUint32(20, true)) throw new DataError(`${name}: checksum mismatch (corrupted file)`);
+  if (!verified && checksum32(payload) !== dv.getUint32(20, true)) throw new DataError(`${name}: checksum mismatch (corrupted file)`);
   return payload;
 }
