@@ -7,7 +7,7 @@
 
 import type { Dataset } from './dataset.js';
 import { locator } from './locate.js';
-import { accepted, decoder, encoder, MAX_CHARS, OutBuffer, parseDecimal, POW10, validatePair, type ChunkResult, type RowSettings } from './batch-rows.js';
+import { accepted, answerTable, decoder, encoder, MAX_CHARS, OutBuffer, parseDecimal, POW10, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -69,52 +69,20 @@ export function splitRecord(b: Uint8Array, start: number, end: number, delimiter
   }
 }
 
-/**
- * The bytes appended to a row, built once per worker: for each answer key (the region id
- * when subdivisions are asked for, else country index + 1) the answer cells and the empty
- * error cell, without the line terminator. All keys' cells sit back to back in one byte
- * array, each starting on a multiple of 4 and padded to one, so a row copies its cells a
- * word at a time from one place (a small Uint8Array per key put each key's bytes behind
- * an object header of its own, scattered over the heap: 11% of a worker's time).
- */
-export interface CsvCells {
-  bytes: Uint8Array;
-  /** Key k's cells: bytes[start[k], start[k] + length[k]). */
-  start: Uint32Array;
-  length: Uint16Array;
-  /** 1 where the key's first requested field has an answer. */
-  found: Uint8Array;
+/** What a CSV row gets appended: its answer cells and the empty error cell, or for a bad row the empty answer cells and the error. */
+export interface CsvCells extends AnswerTable {
   /** A bad row: one empty cell per answer column, then the error cell's delimiter. */
   errorPrefix: Uint8Array;
   /** Terminator for a last row that has none. */
   eolIsCrlf: boolean;
-  /** Room a row's cells and terminator may take, padding included. */
-  longest: number;
 }
 
 export function csvCells(ds: Dataset, settings: RowSettings): CsvCells {
   const d = String.fromCharCode(settings.delimiter);
-  const keys: [string | null, string | null][] = settings.subdivision
-    ? Array.from(ds.regionCountry, (c, r) => [ds.countryCodes[c] ?? null, ds.subdivisionCodes[ds.regionSubdivision[r]] ?? null])
-    : [[null, null], ...ds.countryCodes.map((c): [string, null] => [c, null])];
-  const answers = keys.map(([c, s]) => encoder.encode((settings.country ? d + (c ?? '') : '') + (settings.subdivision ? d + (s ?? '') : '') + d));
-  const start = new Uint32Array(answers.length);
-  const length = Uint16Array.from(answers, (a) => a.length);
-  let at = 0;
-  answers.forEach((a, k) => {
-    start[k] = at;
-    at += (a.length + 3) & ~3;
-  });
-  const bytes = new Uint8Array(at);
-  answers.forEach((a, k) => bytes.set(a, start[k]));
   return {
-    bytes,
-    start,
-    length,
-    found: Uint8Array.from(keys, ([c, s]) => ((settings.country ? c : s) !== null ? 1 : 0)),
+    ...answerTable(ds, settings, (c, s) => (settings.country ? d + (c ?? '') : '') + (settings.subdivision ? d + (s ?? '') : '') + d),
     errorPrefix: encoder.encode(d.repeat((settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + 1)),
     eolIsCrlf: settings.eol === '\r\n',
-    longest: Math.max(...length) + 3 + 2,
   };
 }
 
@@ -140,8 +108,8 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
   const latCol = settings.latColumn;
   const lonCol = settings.lonColumn;
   const wantSub = settings.subdivision;
-  const { found: hit, longest, start: cellStart, length: cellLength } = cells;
-  const cv = new DataView(cells.bytes.buffer, cells.bytes.byteOffset, cells.bytes.byteLength);
+  const { found: hit, start: cellStart, length: cellLength, view: cv } = cells;
+  const longest = cells.longest + 2; // and the line terminator
   const out = new OutBuffer(b.length + (b.length >> 1) + 1024);
   let dst = out.bytes;
   let dv = new DataView(dst.buffer);

@@ -59,7 +59,7 @@ function setUp(settings: RowSettings, data: Dataset): void {
     const cells = csvCells(data, settings);
     run = (b) => processCsv(data, settings, cells, b);
   } else {
-    const cells = ndjsonCells(data);
+    const cells = ndjsonCells(data, settings);
     run = (b) => processNdjson(data, settings, cells, b);
   }
 }

@@ -12,6 +12,7 @@ import * as geo from '../src/index.js';
 import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../src/index.js';
 import { parseDecimal } from '../src/batch-rows.js';
 import { csvCells, processCsv } from '../src/batch-csv.js';
+import { scanned, scanRow } from '../src/batch-ndjson.js';
 import { readDataset } from '../src/dataset.js';
 import { batch } from '../src/batch-cli.js';
 import { cityPoints, rng, spherePoints } from '../bench/points.js';
@@ -318,6 +319,78 @@ describe('decimal fast path', () => {
       expect(counts.found).toBeGreaterThan(5_000);
       expect(res).toMatchObject({ rows: rows.length, ...counts });
     }
+  });
+});
+
+describe('NDJSON scanner', () => {
+  // Whatever the byte scanner accepts, JSON.parse must accept as an object with the same
+  // coordinate members; whatever it declines goes to JSON.parse, so declining is always safe,
+  // but ordinary rows must not be declined (or the fast path is dead code).
+  const enc = new TextEncoder();
+  const lat = enc.encode('lat');
+  const lon = enc.encode('lng');
+  function check(line: string): boolean {
+    const b = enc.encode(line);
+    const got = scanRow(b, 0, b.length, lat, lon);
+    if (got < 0) return false;
+    const obj = JSON.parse(line);
+    expect(obj !== null && typeof obj === 'object' && !Array.isArray(obj), line).toBe(true);
+    const pick = (bit: number, v: unknown, slot: number) => {
+      if (got & bit) expect(Object.is(scanned[slot], v), `${line}: ${scanned[slot]} vs ${v}`).toBe(true);
+      else expect(v, line).toBeUndefined();
+    };
+    pick(1, obj.lat, 0);
+    pick(2, obj.lng, 1);
+    return true;
+  }
+
+  it('accepts only what JSON.parse accepts, with the same coordinate values', () => {
+    const hand = [
+      '{"lat":48.85,"lng":2.35}', ' { "lat" : -0 , "lng" : 0.0 } ', '{}', ' {} ', '{"lat":1}', '{"lng":1}', '{"a":{"lat":1},"lat":2,"lng":3}',
+      '{"lat":01,"lng":1}', '{"lat":1.,"lng":1}', '{"lat":-,"lng":1}', '{"lat":.5,"lng":1}', '{"lat":1e5,"lng":1}', '{"lat":"1","lng":1}',
+      '{"l\\u0061t":1,"lng":1}', '{"lat":1,"lat":2,"lng":3}', '{"lat":1,"lat":"2","lng":3}', '{"lat":1}x', '{"lat":1}}', '{"lat":1,}', '{,}',
+      '{"a":tru}', '{"a":[1,2,]}', '{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12G4"}', '{"a":"tab\there"}', '{"a":"\u00e9\ud83d"}', '[1,2]', '1', '"x"', 'null',
+      '{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}',
+      '{"lat":12345678901234567890,"lng":1}', '{"lat":0.12345678901234567890123,"lng":1}', '{"a":-01}', '{"a":1.5e}', '{"a":1.5e+}', '{"a":1.5E-3}',
+      '{"a" 1}', '{"a":}', '{"a":1 "b":2}', '{"a":null,"b":true,"c":false,"d":[],"e":{}}', '{"lat":48.85,"lng":2.35}\r', '{"lat":1\u00a0}',
+    ];
+    for (const line of hand) check(line.replace(/\\r$/, '\r'));
+    expect(check('{"lat":48.85,"lng":2.35}')).toBe(true);
+    expect(check(' { "lat" : -0 , "lng" : 0.0 } ')).toBe(true);
+    expect(check('{"a":{"lat":1},"lat":2,"lng":3}')).toBe(true);
+
+    const r = rng(44);
+    const pickOne = <T,>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+    const value = (depth: number): unknown => {
+      const u = r();
+      if (u < 0.3) return (r() - 0.5) * 10 ** Math.floor(r() * 6 - 2);
+      if (u < 0.45) return pickOne(['plain', 'qu"ote', 'back\\slash', 'tab\t', 'é', '\u2028', '\ud83d\ude00', '', 'lat']);
+      if (u < 0.55) return pickOne([true, false, null, 0, -0, 1e21, 5e-324]);
+      if (depth > 3) return 1;
+      if (u < 0.75) return Array.from({ length: Math.floor(r() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(r() * 4) }, () => [pickOne(['a', 'lat', 'lng', 'x y', 'é']), value(depth + 1)]));
+    };
+    const noise = '{}[]",:\\ 0123456789eE.-+tfnul\t\r';
+    let accepted = 0;
+    let plain = 0;
+    for (let n = 0; n < 40_000; n++) {
+      const obj: Record<string, unknown> = {};
+      for (let k = Math.floor(r() * 4); k > 0; k--) obj[pickOne(['id', 'name', 'tags', 'lat', 'lng', 'nested'])] = value(0);
+      if (r() < 0.7) obj.lat = Number(((r() - 0.5) * 180).toFixed(Math.floor(r() * 9)));
+      if (r() < 0.7) obj.lng = Number(((r() - 0.5) * 360).toFixed(Math.floor(r() * 9)));
+      let line = JSON.stringify(obj, null, r() < 0.2 ? 1 : undefined).replace(/\n/g, r() < 0.5 ? ' ' : '\t');
+      if (r() < 0.1) line = line.replace('"lat":', '"lat":"').replace(/("lat":"[-\d.]+)/, '$1"');
+      if (r() < 0.3) {
+        // Damage: delete, insert or replace one character.
+        const at = Math.floor(r() * line.length);
+        const c = noise[Math.floor(r() * noise.length)];
+        const u = r();
+        line = u < 0.33 ? line.slice(0, at) + line.slice(at + 1) : u < 0.66 ? line.slice(0, at) + c + line.slice(at) : line.slice(0, at) + c + line.slice(at + 1);
+      } else plain++;
+      if (check(line)) accepted++;
+    }
+    // Every undamaged line whose coordinates are plain numbers is taken by the scanner.
+    expect(accepted).toBeGreaterThan(plain * 0.8);
   });
 });
 
