@@ -410,7 +410,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     signal();
   };
   output.on('drain', signal);
-  output.on('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EPIPE' ? new Error('the output was closed before the end (EPIPE)') : e));
+  // A reader that stops early (`| head`) ends the run with one line, not a stack trace (the code marks it as expected).
+  output.on('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EPIPE' ? Object.assign(new Error('the output was closed before the end (EPIPE)'), { code: 'EPIPE' }) : e));
   const needDrain = () => output.writableNeedDrain === true;
 
   try {

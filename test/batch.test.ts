@@ -548,6 +548,19 @@ describe('geolookup batch (built CLI)', () => {
     expect(piped.stdout).toBe(run.stdout.split('\n').slice(0, 49).join('\n') + '\n');
   });
 
+  it('a reader that stops early (| head) gets exit 1 and one line on stderr, no stack trace', async () => {
+    const file = join(dir, 'epipe.csv');
+    writeCsv(file, makeRows(300_000, 9));
+    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '--workers', '1'], { cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['geolookup batch: the output was closed before the end (EPIPE)']);
+  });
+
   it('a damaged dataset is exit 1 with the DataError text', () => {
     const bad = join(dir, 'bad.geolookup');
     writeFileSync(bad, 'not a dataset');
