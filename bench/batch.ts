@@ -160,6 +160,40 @@ try {
     if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary)`);
     if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
   }
+
+  // NDJSON: the same points as objects, 2 M rows (or all, when fewer), to /dev/null.
+  const nd = join(dir, 'points.ndjson');
+  const ndRows = Math.min(ROWS, 2_000_000);
+  const ndFd = openSync(nd, 'w');
+  let ndBuf = '';
+  for (let i = 0; i < ndRows; i++) {
+    const lat = i & 1 ? sphere.lat[i >> 1] : city.lat[i >> 1];
+    const lon = i & 1 ? sphere.lon[i >> 1] : city.lon[i >> 1];
+    ndBuf += `{"id":${i},"latitude":${lat.toFixed(6)},"longitude":${lon.toFixed(6)}}\n`;
+    if (ndBuf.length > 1 << 22) {
+      writeSync(ndFd, ndBuf);
+      ndBuf = '';
+    }
+  }
+  writeSync(ndFd, ndBuf);
+  closeSync(ndFd);
+  console.log(`\n### NDJSON: ${fmt(ndRows)} rows (${(statSync(nd).size / 1e6).toFixed(0)} MB, same points), output to /dev/null, best of ${REPEAT}\n`);
+  console.log('| workers | rows/s (wall clock) | rows/s (CLI summary) |');
+  console.log('|---|---|---|');
+  for (const workers of [...new Set([1, 2, availableParallelism()])]) {
+    let wall = 0;
+    let internal = 0;
+    for (let r = 0; r < REPEAT; r++) {
+      const t = performance.now();
+      const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', nd, '-o', '/dev/null', '--workers', String(workers)], { encoding: 'utf8' });
+      const w = ndRows / ((performance.now() - t) / 1000);
+      const m = /([\d,]+) rows\/s/.exec(run.stderr);
+      if (run.status !== 0 || !m) throw new Error(`NDJSON batch failed: ${run.stderr}`);
+      wall = Math.max(wall, w);
+      internal = Math.max(internal, Number(m[1].replace(/,/g, '')));
+    }
+    console.log(`| ${workers} | ${fmt(wall)} | ${fmt(internal)} |`);
+  }
   console.log(`load average at end: ${load()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
