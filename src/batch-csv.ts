@@ -7,11 +7,14 @@
 
 import type { Dataset } from './dataset.js';
 import { locator } from './locate.js';
-import { accepted, answerTable, decoder, encoder, MAX_CHARS, OutBuffer, parseDecimal, POW10, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './batch-rows.js';
+import { accepted, answerTable, decoder, encoder, MAX_CHARS, OutBuffer, parseDecimal, scanDecimal, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 const QUOTE = 34;
 const LF = 10;
 const CR = 13;
+
+/** Where the row loop's coordinate parse leaves its value. */
+const num = new Float64Array(1);
 
 /**
  * Index just past the last line feed that ends a record (outside quotes) in b,
@@ -134,33 +137,14 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     let k = p;
     let end: number;
     for (;;) {
-      // A coordinate field is parsed as it is scanned (parseDecimal's grammar and arithmetic,
-      // inline: its bytes are read once). The value counts only if the field ends where the
-      // digits do; anything else ("48.8 N", quotes, 17 digits) leaves NaN for the slow path.
+      // A coordinate field is parsed as it is scanned (its bytes are read once). The value
+      // counts only if the field ends where the number does; anything else ("48.8 N", quotes,
+      // 17 digits) leaves NaN for the slow path.
       let value = NaN;
       let parsedTo = -1;
       if (col === latCol || col === lonCol) {
-        let i = k;
-        const neg = i < len && b[i] === 45;
-        if (neg) i++;
-        let m = 0;
-        let digits = 0;
-        let frac = -1;
-        for (; i < len; i++) {
-          const d = b[i] - 48;
-          if (d >= 0 && d <= 9) {
-            if (m > 900719925474098) break; // m·10 + 9 would pass 2^53
-            m = m * 10 + d;
-            digits++;
-            if (frac >= 0) frac++;
-          } else if (d === -2 && frac < 0) frac = 0;
-          else break;
-        }
-        if (digits > 0 && frac <= 22 && i - fieldStart <= MAX_CHARS) {
-          const v = frac > 0 ? m / POW10[frac] : m;
-          value = neg && v !== 0 ? -v : v;
-        }
-        parsedTo = k = i;
+        parsedTo = k = scanDecimal(b, k, len, num, 0);
+        value = num[0];
       }
       while (k < len) {
         const c = b[k];
@@ -175,7 +159,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const eol = k === len || b[k] === LF;
       let fieldEnd = k;
       if (eol && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
-      if (fieldEnd !== parsedTo) value = NaN;
+      if (fieldEnd !== parsedTo || fieldEnd - fieldStart > MAX_CHARS) value = NaN;
       if (col === latCol) {
         latA = fieldStart;
         latB = fieldEnd;

@@ -7,7 +7,7 @@
 
 import type { Dataset } from './dataset.js';
 import { locator } from './locate.js';
-import { accepted, answerTable, decoder, encoder, OutBuffer, POW10, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './batch-rows.js';
+import { accepted, answerTable, decoder, encoder, OutBuffer, scanDecimal, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './batch-rows.js';
 
 const LF = 10;
 const OPEN = 123;
@@ -268,28 +268,13 @@ function sameBytes(b: Uint8Array, from: number, to: number, key: Uint8Array): bo
 }
 
 /**
- * The number at b[i] when it is plain (-?int(.frac)?, digits within 2^53, at most 22 after the
- * point: one exact division gives the double JSON.parse gives), into scanned[slot]; returns
- * the index after it, or -1 for anything else (exponents, long mantissas, invalid numbers).
+ * The number at b[i] when it is plain (-?int(.frac)?, exact by scanDecimal's rules: the double
+ * JSON.parse gives, -0 as 0), into scanned[slot]; returns the index after it, or -1 for
+ * anything else (invalid JSON numbers, exponents, long mantissas).
  */
 function plainNumber(b: Uint8Array, i: number, end: number, slot: number): number {
   const stop = skipNumber(b, i, end);
-  if (stop < 0) return -1;
-  const neg = b[i] === 45;
-  let m = 0;
-  let frac = -1;
-  for (let k = neg ? i + 1 : i; k < stop; k++) {
-    const d = b[k] - 48;
-    if (d >= 0 && d <= 9) {
-      if (m > 900719925474098) return -1; // m·10 + 9 would pass 2^53
-      m = m * 10 + d;
-      if (frac >= 0) frac++;
-    } else if (d === -2) frac = 0;
-    else return -1; // an exponent
-  }
-  if (frac > 22) return -1;
-  const v = frac > 0 ? m / POW10[frac] : m;
-  scanned[slot] = neg ? -v : v;
+  if (stop < 0 || scanDecimal(b, i, stop, scanned, slot) !== stop || scanned[slot] !== scanned[slot]) return -1;
   return stop;
 }
 
