@@ -29,8 +29,10 @@ export interface NdjsonCells extends AnswerTable {
 export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
   const members = (c: string | null, s: string | null) =>
     (settings.country ? `,"country":${JSON.stringify(c)}` : '') + (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
-  // A name an object inherits ("constructor") is there even when the row lacks it: JSON.parse decides.
-  const plain = !(settings.latKey in {}) && !(settings.lonKey in {});
+  // JSON.parse decides for a name an object inherits ("constructor": there even when the row
+  // lacks it), and for a name with U+FFFD or a surrogate: a key whose bytes are not valid UTF-8
+  // decodes to U+FFFD, so its bytes would not say whether it is that name.
+  const plain = [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
   return {
     ...answerTable(ds, settings, members),
     nulls: members(null, null),

@@ -12,7 +12,7 @@ import * as geo from '../src/index.js';
 import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../src/index.js';
 import { parseDecimal } from '../src/batch-rows.js';
 import { csvCells, processCsv } from '../src/batch-csv.js';
-import { scanned, scanRow } from '../src/batch-ndjson.js';
+import { ndjsonCells, processNdjson, scanned, scanRow } from '../src/batch-ndjson.js';
 import { readDataset } from '../src/dataset.js';
 import { batch } from '../src/batch-cli.js';
 import { cityPoints, rng, spherePoints } from '../bench/points.js';
@@ -391,6 +391,21 @@ describe('NDJSON scanner', () => {
     }
     // Every undamaged line whose coordinates are plain numbers is taken by the scanner.
     expect(accepted).toBeGreaterThan(plain * 0.8);
+  });
+
+  it('leaves to JSON.parse the member names bytes cannot decide (inherited names, U+FFFD)', () => {
+    const ds = readDataset(readFileSync(geo.defaultDataPath()));
+    const row = (latKey: string, line: Uint8Array) => {
+      const settings = { format: 'ndjson' as const, delimiter: 44, latColumn: -1, lonColumn: -1, latKey, lonKey: 'lon', country: true, subdivision: false, eol: '\n' };
+      const r = processNdjson(ds, settings, ndjsonCells(ds, settings), line);
+      return JSON.parse(new TextDecoder().decode(r.out.subarray(0, r.length)));
+    };
+    // A key that is not valid UTF-8 decodes to U+FFFD, and so is the member "\uFFFD".
+    const invalid = Uint8Array.from([...enc.encode('{"'), 0xff, ...enc.encode('":48.85,"lon":2.35}\n')]);
+    expect(row('\uFFFD', invalid).country).toBe('FRA');
+    // "constructor" is inherited: JSON.parse's object has it (a function, not a number).
+    expect(row('constructor', enc.encode('{"lon":2.35}\n')).error).toMatch(/^Latitude/);
+    expect(row('constructor', enc.encode('{"constructor":48.85,"lon":2.35}\n')).country).toBe('FRA');
   });
 });
 
