@@ -28,6 +28,9 @@ describe('subdivision codes', () => {
     ['České Budějovice', 48.9745, 14.4743, 'CZ-31'],
     ['Paris', 48.8566, 2.3522, 'FR-75C'],
     ['Nairobi', -1.2864, 36.8172, 'KE-30'],
+    // Natural Earth has Moscow's two codes the wrong way round (the oblast as RU-MOW).
+    ['Moscow (Kremlin)', 55.752, 37.6175, 'RU-MOW'],
+    ['Sergiyev Posad (Moscow Oblast)', 56.31, 38.1326, 'RU-MOS'],
   ])('%s answers the current code %s', (_n, lat, lon, code) => {
     expect(subdivisionFromGps(lat, lon)).toBe(code);
   });
