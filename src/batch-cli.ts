@@ -265,20 +265,6 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, { workers: ['bad worker count'] });
   const delimiter = delimiterByte(opts.delimiter);
 
-  // A failure anywhere (a worker, the output) ends the run; `turn` waits for the next event.
-  let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const signal = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const turn = () => new Promise<void>((resolve) => (wake = resolve));
-  const fail = (e: Error) => {
-    failure ??= e;
-    signal();
-  };
-
   const dataPath = opts.data ?? defaultDataPath();
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
 
@@ -360,6 +346,20 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   } else if (rest) {
     Object.assign(settings, ndjsonKeys(rest, opts));
   }
+
+  // A failure anywhere (a worker, the output) ends the run; `turn` waits for the next event.
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const turn = () => new Promise<void>((resolve) => (wake = resolve));
+  const fail = (e: Error) => {
+    failure ??= e;
+    signal();
+  };
 
   // The workers start once the input's columns are known to be there (a worker stopped while
   // it loads its modules can leave a file descriptor open). A thread and its modules take
