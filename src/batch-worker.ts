@@ -1,7 +1,7 @@
 // Worker thread of `geolookup batch`: lays the dataset over the shared bytes the
 // main thread read once (no copy), then turns each job of whole rows into output
-// bytes and hands them back, transferring the buffer. It is started first thing,
-// so its start-up overlaps the main thread's reading of the dataset and the input.
+// bytes and hands them back, transferring the buffer. Its start-up overlaps the
+// main thread's check of the dataset, which it does not repeat.
 
 import { parentPort } from 'node:worker_threads';
 import { readDataset, type Dataset } from './dataset.js';

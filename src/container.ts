@@ -96,9 +96,9 @@ export function toBytes(input: BinaryInput, name: string): Uint8Array {
 /**
  * Checks the header and returns the payload as a view on an 8-byte aligned
  * buffer (copied once only when the caller's buffer is misaligned), so typed
- * arrays can be laid over it without copying.
+ * arrays can be laid over it without copying. `verified` skips the checksum, for
+ * bytes that already passed it (a batch worker reading what the main thread checked).
  */
-/** `verified`: these very bytes already passed the checksum (a batch worker reading what the main thread checked). */
 export function unwrapPayload(input: BinaryInput, expectedKind: number, name: string, verified = false): Uint8Array {
   const bytes = toBytes(input, name);
   if (bytes.byteLength < HEADER_BYTES) {
