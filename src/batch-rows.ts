@@ -113,15 +113,6 @@ export class OutBuffer {
     return this.bytes;
   }
   /** Short copies in a loop beat subarray + set, which allocate a view per call. */
-  copy(src: Uint8Array, from: number, to: number): void {
-    const dst = this.reserve(to - from);
-    let o = this.pos;
-    if (to - from > 48) {
-      dst.set(src.subarray(from, to), o);
-      o += to - from;
-    } else for (let i = from; i < to; i++) dst[o++] = src[i];
-    this.pos = o;
-  }
   put(src: Uint8Array): void {
     const dst = this.reserve(src.length);
     let o = this.pos;
