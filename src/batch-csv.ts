@@ -111,6 +111,9 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
   const latCol = settings.latColumn;
   const lonCol = settings.lonColumn;
   const wantSub = settings.subdivision;
+  // A delimiter that can sit inside a number ('.', '-', a digit) must split the fields before
+  // they are parsed: the scan's parse would run on through it.
+  const parseWhileScanning = D !== 46 && D !== 45 && !(D >= 48 && D <= 57);
   const { found: hit, start: cellStart, length: cellLength, view: cv } = cells;
   const longest = cells.longest + 2; // and the line terminator
   const out = new OutBuffer(b.length + (b.length >> 1) + 1024);
@@ -142,7 +145,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       // 17 digits) leaves NaN for the slow path.
       let value = NaN;
       let parsedTo = -1;
-      if (col === latCol || col === lonCol) {
+      if (parseWhileScanning && (col === latCol || col === lonCol)) {
         parsedTo = k = scanDecimal(b, k, len, num, 0);
         value = num[0];
       }

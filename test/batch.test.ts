@@ -322,6 +322,29 @@ describe('decimal fast path', () => {
   });
 });
 
+describe('CSV delimiters that can sit inside a number', () => {
+  it("'.', '-' and digits still split the fields before they are parsed", () => {
+    const ds = readDataset(readFileSync(geo.defaultDataPath()));
+    const cases: [string, [string, string][]][] = [
+      ['.', [['48', '2'], ['-33', '151'], ['', '2']]],
+      ['-', [['48.85', '2.35'], ['35.68', '139.69'], ['48.85', '']]],
+      ['5', [['48.2', '2.3'], ['-33.9', '18.4'], ['91', '0']]],
+      ['0', [['48.8', '2.3'], ['-33.9', '151.2'], ['-33.9', '1e1']]],
+    ];
+    for (const [d, pairs] of cases) {
+      const settings = { format: 'csv' as const, delimiter: d.charCodeAt(0), latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: false, eol: '\n' };
+      const text = pairs.map(([lat, lon], i) => `${i + 1}${d}${lat}${d}${lon}\n`).join('');
+      const res = processCsv(ds, settings, csvCells(ds, settings), new TextEncoder().encode(text));
+      const lines = new TextDecoder().decode(res.out.subarray(0, res.length)).trimEnd().split('\n');
+      pairs.forEach(([lat, lon], i) => {
+        const want = expected(lat, lon);
+        const cells = lines[i].split(d).slice(3);
+        expect([cells[0], cells.slice(1).join(d).replace(/^"|"$/g, '').replace(/""/g, '"')], `${d} ${lat} ${lon}`).toEqual([want.country ?? '', want.error ?? '']);
+      });
+    }
+  });
+});
+
 describe('NDJSON scanner', () => {
   // Whatever the byte scanner accepts, JSON.parse must accept as an object with the same
   // coordinate members; whatever it declines goes to JSON.parse, so declining is always safe,
