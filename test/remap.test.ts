@@ -31,6 +31,15 @@ describe('subdivision codes', () => {
     // Natural Earth has Moscow's two codes the wrong way round (the oblast as RU-MOW).
     ['Moscow (Kremlin)', 55.752, 37.6175, 'RU-MOW'],
     ['Sergiyev Posad (Moscow Oblast)', 56.31, 38.1326, 'RU-MOS'],
+    // Natural Earth's Guyana regions carry each other's names and codes (8 of 10).
+    ['Georgetown', 6.8013, -58.1551, 'GY-DE'],
+    ['New Amsterdam', 6.2499, -57.5175, 'GY-EB'],
+    ['Linden', 6.0, -58.3, 'GY-UD'],
+    ['Lethem', 3.38, -59.8, 'GY-UT'],
+    ['Bartica', 6.4, -58.62, 'GY-CU'],
+    ['Anna Regina', 7.26, -58.51, 'GY-PM'],
+    ['Vreed en Hoop', 6.81, -58.19, 'GY-ES'],
+    ['Fort Wellington', 6.39, -57.6, 'GY-MA'],
   ])('%s answers the current code %s', (_n, lat, lon, code) => {
     expect(subdivisionFromGps(lat, lon)).toBe(code);
   });
