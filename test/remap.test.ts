@@ -40,6 +40,15 @@ describe('subdivision codes', () => {
     ['Anna Regina', 7.26, -58.51, 'GY-PM'],
     ['Vreed en Hoop', 6.81, -58.19, 'GY-ES'],
     ['Fort Wellington', 6.39, -57.6, 'GY-MA'],
+    // ... and so do four of Eritrea's six regions, two Ecuadorian provinces and two Slovenian municipalities.
+    ['Asmara', 15.3389, 38.9311, 'ER-MA'],
+    ['Keren', 15.7778, 38.4511, 'ER-AN'],
+    ['Massawa', 15.6079, 39.45, 'ER-SK'],
+    ['Mendefera', 14.8867, 38.8153, 'ER-DU'],
+    ['Ambato', -1.2491, -78.6168, 'EC-T'],
+    ['Tena', -0.9938, -77.8129, 'EC-N'],
+    ['Bistrica ob Sotli', 46.0569, 15.6636, 'SI-149'],
+    ['Podčetrtek', 46.1569, 15.5992, 'SI-092'],
   ])('%s answers the current code %s', (_n, lat, lon, code) => {
     expect(subdivisionFromGps(lat, lon)).toBe(code);
   });
