@@ -43,3 +43,36 @@ export function accuracy(countryOf: (lat: number, lon: number) => string | null,
   }
   return { total, agree, nulls, explained, confusions: [...confusions].sort((a, b) => b[1].n - a[1].n) };
 }
+
+/**
+ * Subdivisions: GeoNames' first-order admin codes are the ISO 3166-2 suffixes in a few
+ * countries (US states, Swiss cantons, San Marino's castelli, Andorra's parishes...), so
+ * there a city's `${country}-${adminCode}` is an independent ISO 3166-2 answer. Agreement
+ * counts a city when our subdivision is that code or lies inside it.
+ */
+export function subdivisionAccuracy(
+  subdivisionOf: (lat: number, lon: number) => string | null,
+  parentOf: (code: string) => string | null,
+  countriesChecked: string[],
+): { country: string; total: number; agree: number; nulls: number; confusions: [string, number][] }[] {
+  return countriesChecked.map((country) => {
+    let total = 0, agree = 0, nulls = 0;
+    const confusions = new Map<string, number>();
+    for (const c of cities) {
+      if (c.country !== country) continue;
+      const want = `${country}-${(c as { adminCode?: string }).adminCode}`; // in the data, not in the package types
+      total++;
+      const [lon, lat] = c.loc.coordinates;
+      const got = subdivisionOf(lat, lon);
+      let s: string | null = got;
+      while (s !== null && s !== want) s = parentOf(s);
+      if (s === want) agree++;
+      else {
+        if (got === null) nulls++;
+        const key = `${want}→${got ?? 'none'}`;
+        confusions.set(key, (confusions.get(key) ?? 0) + 1);
+      }
+    }
+    return { country, total, agree, nulls, confusions: [...confusions].sort((a, b) => b[1] - a[1]) };
+  });
+}

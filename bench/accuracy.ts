@@ -1,6 +1,6 @@
 // npm run accuracy: agreement with GeoNames cities, for geolookup and the offline peers.
-import { countries, tryCountryFromGps } from '../src/index.js';
-import { accuracy, POLICY_EXPLAINED } from './accuracy-lib.js';
+import { countries, subdivisions, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
+import { accuracy, POLICY_EXPLAINED, subdivisionAccuracy } from './accuracy-lib.js';
 import { peers } from './peers.js';
 
 const a2to3 = new Map(countries().map((c) => [c.alpha2, c.code]));
@@ -14,6 +14,14 @@ console.log(`  agreement excluding policy-explained rows (${r.explained}): ${pct
 for (const [k, why] of Object.entries(POLICY_EXPLAINED)) console.log(`    ${k}: ${why}`);
 console.log('  top confusions (GeoNames → geolookup):');
 for (const [k, v] of r.confusions.slice(0, Number(process.env.TOP ?? 25))) console.log(`  ${String(v.n).padStart(6)}  ${k.padEnd(12)} e.g. ${v.example}`);
+
+// Subdivisions where GeoNames' admin codes are ISO 3166-2 suffixes (see accuracy-lib.ts).
+const subs = subdivisions();
+const parent = new Map(subs.map((s) => [s.code, s.parent.includes('-') ? s.parent : null]));
+console.log('\nsubdivisionFromGps against GeoNames admin codes, where those are ISO 3166-2 (US, CH, SM, AD, LI):');
+for (const s of subdivisionAccuracy(trySubdivisionFromGps, (c) => parent.get(c) ?? null, ['US', 'CH', 'SM', 'AD', 'LI'])) {
+  console.log(`  ${s.country}: ${pct(s.agree, s.total)} of ${s.total} (no subdivision ${s.nulls}); most frequent: ${s.confusions.slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+}
 
 if (!process.env.NO_PEERS) {
   console.log('\npeers on the same cities:');
