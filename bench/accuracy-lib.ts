@@ -76,3 +76,66 @@ export function subdivisionAccuracy(
     return { country, total, agree, nulls, confusions: [...confusions].sort((a, b) => b[1] - a[1]) };
   });
 }
+
+export interface Consistency {
+  /** Cities in admin-1 groups that one of our subdivisions mostly answers. */
+  total: number;
+  /** Of those, answered that subdivision (or one inside it). */
+  agree: number;
+  /** The others that sit at least `km` inside the subdivision we answer, most populous first. */
+  deep: { name: string; population: number; lat: number; lon: number; group: string; got: string }[];
+}
+
+/**
+ * Subdivisions everywhere, without an ISO mapping of GeoNames' admin codes: a GeoNames admin-1
+ * unit is a group of cities, and where at least 80% of a group (of 5 or more) gets one
+ * subdivision, the rest of the group should get it too. This measures consistency, not truth:
+ * a miss is ours (an outdated or misdrawn outline) or GeoNames' (a stale admin code; a city with
+ * county rights filed under its county). Misses within `km` of one of our borders are the
+ * precision of the outlines; those deeper inside are listed for review.
+ */
+export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number) => string | null, parentOf: (code: string) => string | null, km: number): Consistency {
+  const groups = new Map<string, { c: (typeof cities)[number]; got: string }[]>();
+  for (const c of cities) {
+    const [lon, lat] = c.loc.coordinates;
+    const got = subdivisionOf(lat, lon);
+    if (got === null) continue;
+    const key = `${c.country}:${(c as { adminCode?: string }).adminCode}`;
+    const g = groups.get(key) ?? [];
+    groups.set(key, g);
+    g.push({ c, got });
+  }
+  const within = (code: string, group: string) => {
+    let s: string | null = code;
+    while (s !== null && s !== group) s = parentOf(s);
+    return s === group;
+  };
+  let total = 0, agree = 0;
+  const deep: Consistency['deep'] = [];
+  for (const g of groups.values()) {
+    if (g.length < 5) continue;
+    const count = new Map<string, number>();
+    for (const x of g) count.set(x.got, (count.get(x.got) ?? 0) + 1);
+    // Most frequent, ties by code, so runs agree.
+    const [group, n] = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    if (n < 0.8 * g.length) continue;
+    for (const { c, got } of g) {
+      total++;
+      if (within(got, group)) {
+        agree++;
+        continue;
+      }
+      const [lon, lat] = c.loc.coordinates;
+      let inside = true;
+      for (let k = 0; k < 16 && inside; k++) {
+        const t = (k / 16) * 2 * Math.PI;
+        const dLat = (km / 111.2) * Math.sin(t);
+        const dLon = (km / (111.2 * Math.cos((lat * Math.PI) / 180))) * Math.cos(t);
+        inside = subdivisionOf(Math.max(-90, Math.min(90, lat + dLat)), ((lon + dLon + 540) % 360) - 180) === got;
+      }
+      if (inside) deep.push({ name: c.name, population: c.population, lat, lon, group, got });
+    }
+  }
+  deep.sort((a, b) => b.population - a.population || (a.name < b.name ? -1 : 1));
+  return { total, agree, deep };
+}
