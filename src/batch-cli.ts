@@ -60,6 +60,10 @@ export interface BatchOptions {
 export interface BatchSummary extends ChunkStats {
   seconds: number;
   rowsPerSecond: number;
+  /** From the start of the run to the first job handed to a worker: dataset read and check, workers started, header read. */
+  startupSeconds: number;
+  /** Rows per second from the first job handed out to the end: the pipeline's throughput once running. */
+  rowsPerSecondAfterStartup: number;
   workers: number;
   /** Peak resident memory of the whole process (all threads), MB. */
   peakRssMB: number;
@@ -385,6 +389,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
 
   const progress = (opts.progress ?? stderr.isTTY === true) ? startProgress(stderr, size) : null;
 
+  let firstJobAt = 0;
   const ready = new Map<number, JobDone>();
   let nextOut = 0;
   let inFlight = 0;
@@ -431,6 +436,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
         pool[w].postMessage({ seq, bytes }, [bytes.buffer as ArrayBuffer]);
       };
       let seq = 0;
+      firstJobAt = performance.now();
       send(rest, seq++);
       for (let job = await jobs.next(); !job.done; job = await jobs.next()) {
         while (failure === null && (inFlight >= workers * JOBS_PER_WORKER || needDrain())) await turn();
@@ -452,17 +458,22 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     progress?.stop();
   }
 
-  const seconds = (performance.now() - t0) / 1000;
+  const end = performance.now();
+  const seconds = (end - t0) / 1000;
+  const startupSeconds = ((firstJobAt || end) - t0) / 1000;
   const summary: BatchSummary = {
     ...stats,
     seconds,
     rowsPerSecond: stats.rows / seconds,
+    startupSeconds,
+    rowsPerSecondAfterStartup: seconds > startupSeconds ? stats.rows / (seconds - startupSeconds) : 0,
     workers,
     peakRssMB: peakRssKB() / 1024,
   };
   stderr.write(
     `geolookup batch: ${fmtInt(stats.rows)} rows, ${fmtInt(stats.found)} found, ${fmtInt(stats.notFound)} not found, ${fmtInt(stats.errors)} errors; ` +
-      `${seconds.toFixed(2)} s, ${fmtInt(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB\n`,
+      `${seconds.toFixed(2)} s, ${fmtInt(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB; ` +
+      `${fmtInt(summary.rowsPerSecondAfterStartup)} rows/s after ${startupSeconds.toFixed(2)} s of start-up\n`,
   );
   return summary;
 }
