@@ -44,6 +44,20 @@ export function accuracy(countryOf: (lat: number, lon: number) => string | null,
   return { total, agree, nulls, explained, confusions: [...confusions].sort((a, b) => b[1].n - a[1].n) };
 }
 
+type ParentOf = (code: string) => string | null;
+
+/** A subdivision's parent subdivision code (null at the top), from the dataset's table. */
+export function parentOf(subs: readonly { code: string; parent: string }[]): ParentOf {
+  const parent = new Map(subs.map((s) => [s.code, s.parent.includes('-') ? s.parent : null]));
+  return (code) => parent.get(code) ?? null;
+}
+
+/** Whether `code` is `target` or lies inside it. */
+function within(code: string, target: string, parentOf: ParentOf): boolean {
+  for (let s: string | null = code; s !== null; s = parentOf(s)) if (s === target) return true;
+  return false;
+}
+
 /**
  * Subdivisions: GeoNames' first-order admin codes are the ISO 3166-2 suffixes in a few
  * countries (US states, Swiss cantons, San Marino's castelli, Andorra's parishes...), so
@@ -52,7 +66,7 @@ export function accuracy(countryOf: (lat: number, lon: number) => string | null,
  */
 export function subdivisionAccuracy(
   subdivisionOf: (lat: number, lon: number) => string | null,
-  parentOf: (code: string) => string | null,
+  parentOf: ParentOf,
   countriesChecked: string[],
 ): { country: string; total: number; agree: number; nulls: number; confusions: [string, number][] }[] {
   return countriesChecked.map((country) => {
@@ -64,9 +78,7 @@ export function subdivisionAccuracy(
       total++;
       const [lon, lat] = c.loc.coordinates;
       const got = subdivisionOf(lat, lon);
-      let s: string | null = got;
-      while (s !== null && s !== want) s = parentOf(s);
-      if (s === want) agree++;
+      if (got !== null && within(got, want, parentOf)) agree++;
       else {
         if (got === null) nulls++;
         const key = `${want}→${got ?? 'none'}`;
@@ -94,7 +106,7 @@ export interface Consistency {
  * county rights filed under its county). Misses within `km` of one of our borders are the
  * precision of the outlines; those deeper inside are listed for review.
  */
-export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number) => string | null, parentOf: (code: string) => string | null, km: number): Consistency {
+export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number) => string | null, parentOf: ParentOf, km: number): Consistency {
   const groups = new Map<string, { c: (typeof cities)[number]; got: string }[]>();
   for (const c of cities) {
     const [lon, lat] = c.loc.coordinates;
@@ -105,11 +117,6 @@ export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number)
     groups.set(key, g);
     g.push({ c, got });
   }
-  const within = (code: string, group: string) => {
-    let s: string | null = code;
-    while (s !== null && s !== group) s = parentOf(s);
-    return s === group;
-  };
   let total = 0, agree = 0;
   const deep: Consistency['deep'] = [];
   for (const g of groups.values()) {
@@ -121,7 +128,7 @@ export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number)
     if (n < 0.8 * g.length) continue;
     for (const { c, got } of g) {
       total++;
-      if (within(got, group)) {
+      if (within(got, group, parentOf)) {
         agree++;
         continue;
       }
