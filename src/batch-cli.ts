@@ -240,6 +240,9 @@ function delimiterByte(d: string | undefined): number {
   return s.charCodeAt(0);
 }
 
+/** Tried in this order on the header when --delimiter is not given: comma, tab, semicolon, bar. */
+const SNIFFED_DELIMITERS = [44, 9, 59, 124];
+
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Runs a whole batch; resolves with the counts once every row is written. */
@@ -267,7 +270,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const fields = opts.fields ?? ['country', 'subdivision'];
   const workers = opts.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, { workers: ['bad worker count'] });
-  const delimiter = delimiterByte(opts.delimiter);
+  let delimiter = delimiterByte(opts.delimiter);
 
   const dataPath = opts.data ?? defaultDataPath();
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
@@ -333,6 +336,15 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     if (contentEnd > 0 && job[contentEnd - 1] === 10) contentEnd--;
     if (contentEnd > 0 && job[contentEnd - 1] === 13) contentEnd--;
     const bom = startsWithBom(job) ? 3 : 0;
+    // Without --delimiter, the header decides: the first of , tab ; | that splits it into the
+    // coordinate columns (spreadsheets in many locales export ';', TSV files use tabs).
+    if (opts.delimiter === undefined) {
+      const found = SNIFFED_DELIMITERS.find((d) => {
+        const split = splitRecord(job, bom, contentEnd, d);
+        return pickName(split, opts.lat, LAT_NAMES) !== null && pickName(split, opts.lon, LON_NAMES) !== null;
+      });
+      if (found !== undefined) settings.delimiter = delimiter = found;
+    }
     const names = splitRecord(job, bom, contentEnd, delimiter);
     const latName = pickName(names, opts.lat, LAT_NAMES);
     if (latName === null) throw missingColumn('latitude', '--lat', opts.lat, LAT_NAMES, `the header (columns: ${names.join(', ')})`);
@@ -517,7 +529,8 @@ Options:
   --format csv|ndjson      default: by extension (.ndjson, .jsonl), else "{" first means NDJSON
   --lat NAME, --lon NAME   coordinate columns / members (default: latitude|lat, longitude|lon|lng|long, any case)
   --fields LIST            answer columns to append: country,subdivision (default both)
-  --delimiter C            CSV field separator (default ","; "tab" for TSV)
+  --delimiter C            CSV field separator (default: the first of , tab ; | that finds the
+                           coordinate columns in the header, else ","; "tab" for TSV)
   --workers N              worker threads (default: all cores, here ${availableParallelism()})
   --output FILE, -o FILE   write there instead of stdout
   --data FILE              another dataset built by build-data

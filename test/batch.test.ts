@@ -490,9 +490,38 @@ describe('geolookup batch (built CLI)', () => {
       expect(out[i + 1].slice(-2), `row ${i}`).toEqual([want.subdivision ?? '', want.error ?? '']);
       expect(out2[i + 1].slice(-2), `row ${i}`).toEqual([want.country ?? '', want.error ?? '']);
     }
+    // Without --delimiter the header decides: ';' here, the same output byte for byte.
+    const sniffed = cli(['-', '--fields', 'subdivision'], { input: text });
+    expect(sniffed.status, sniffed.stderr).toBe(0);
+    expect(sniffed.stdout).toBe(run.stdout);
     // A last row without a terminator gets the header's.
     const last = cli(['--format', 'csv'], { input: 'lat,lon\r\n0,-30\r\n0,-30' });
     expect(last.stdout).toBe('lat,lon,country,subdivision,error\r\n0,-30,,,\r\n0,-30,,,\r\n');
+  });
+
+  it('finds the delimiter in the header when none is given: tab, bar; comma wins when it finds the columns', () => {
+    const rows = makeRows(2000, 12).filter((row) => !/[\t|"]/.test(row.raw));
+    for (const d of ['\t', '|']) {
+      const text = ['id', 'name', 'latitude', 'longitude'].join(d) + '\n' + rows.map((row) => readCsv(row.raw + '\n')[0].join(d) + '\n').join('');
+      const file = join(dir, d === '\t' ? 'points.tsv' : 'points.txt');
+      writeFileSync(file, text);
+      const run = cli([file, '--workers', '1']);
+      expect(run.status, run.stderr).toBe(0);
+      const out = readCsv(run.stdout, d);
+      expect(out[0]).toEqual(['id', 'name', 'latitude', 'longitude', 'country', 'subdivision', 'error']);
+      for (let i = 0; i < rows.length; i++) {
+        const want = expected(rows[i].lat, rows[i].lon);
+        expect(out[i + 1].slice(-3), `row ${i}`).toEqual([want.country ?? '', want.subdivision ?? '', want.error ?? '']);
+      }
+    }
+    // Comma is tried first: a ';' inside a comma-separated header's names does not switch it.
+    const mixed = cli(['--format', 'csv'], { input: 'a;b,lat,lon\nx;y,48.8566,2.3522\n' });
+    const paris = expected('48.8566', '2.3522');
+    expect(mixed.stdout).toBe(`a;b,lat,lon,country,subdivision,error\nx;y,48.8566,2.3522,${paris.country},${paris.subdivision},\n`);
+    // No candidate finds the columns: the error names the comma-split header, as before.
+    const none = cli(['--format', 'csv'], { input: 'lat:lon\n1:2\n' });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/No latitude column in the header \(columns: lat:lon\)/);
   });
 
   it('a record longer than a read job (3 MiB quoted field with line breaks) keeps its bytes and its place, file and stdin', () => {
