@@ -410,7 +410,10 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       const childC = partition(cKeep, cell, f, f, opts.margin);
       const childS = partition(sKeep, cell, f, f, opts.margin);
       for (let k = 0; k < f * f; k++) {
-        blocks.data[at + k] = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+        // Resolve first, then store: the child's own blocks can outgrow blocks.data and replace
+        // it, and `blocks.data[at + k] = resolve(…)` would write into the array left behind.
+        const entry = resolve(childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
+        blocks.data[at + k] = entry;
         // Country lookups read this beside the entry and stop when the child holds one country.
         blockCountry.data[at + k] = uniform;
       }
@@ -455,7 +458,11 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       countryEntry.set(c, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
     }
     const defaultEntry = defaultCountry < 0 ? 0 : countryEntry.get(defaultCountry)!;
-    if (stage1At < 0) return defaultEntry;
+    if (stage1At < 0) {
+      // Every other country's piece vanished in quantisation (a sliver): one country answers.
+      uniform = defaultCountry + 2;
+      return defaultEntry;
+    }
     writeRecord(defaultEntry, cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]), stage1At, -1);
     stats.records++;
     return ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0;
