@@ -15,7 +15,7 @@
 //   --force                       rebuild even when the inputs are unchanged
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSources } from './sources.js';
@@ -56,11 +56,9 @@ if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
 
 // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
 const hash = createHash('sha256');
-for (const f of ['build.ts', 'config.ts', 'sources.ts', 'check-remap.mjs', 'index-builder.ts', 'clip.ts', 'write.ts', 'report.ts', 'grow.ts', 'policy.json', 'subdivision-remap.json']) {
-  const p = join(here, f);
-  if (existsSync(p)) hash.update(f).update(readFileSync(p));
-}
-for (const f of ['../src/layout.ts', '../src/container.ts']) hash.update(f).update(readFileSync(join(here, f)));
+// Every file of the build, and the runtime modules it imports (a hand-kept list once missed slots.ts).
+for (const f of readdirSync(here).filter((n) => /\.(ts|mjs|json)$/.test(n)).sort()) hash.update(f).update(readFileSync(join(here, f)));
+for (const f of ['../src/layout.ts', '../src/container.ts', '../src/locate.ts', '../src/dataset.ts']) hash.update(f).update(readFileSync(join(here, f)));
 hash.update(JSON.stringify({ config, indexOptions }));
 const inputsHash = hash.digest('hex');
 const stamp = join(outDir, `${config.name}.inputs-sha256`);
