@@ -21,6 +21,7 @@ import { readDataset } from './dataset.js';
 import { DataError, GeoLookupError, ValidationError } from './errors.js';
 import { defaultDataPath } from './index.js';
 import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
+import { atPath } from './batch-ndjson.js';
 import type { BatchFormat, ChunkStats, RowSettings } from './batch-rows.js';
 import type { DatasetShare, InitFailed, JobDone, Recycle, RowSetup } from './batch-worker.js';
 
@@ -197,7 +198,7 @@ function startsWithBom(b: Uint8Array): boolean {
 function sniffFormat(b: Uint8Array): BatchFormat {
   for (let i = startsWithBom(b) ? 3 : 0; i < b.length; i++) {
     const c = b[i];
-    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0x1e) continue; // 0x1e: RFC 8142 record separator
     return c === 123 ? 'ndjson' : 'csv';
   }
   return 'csv';
@@ -205,30 +206,53 @@ function sniffFormat(b: Uint8Array): BatchFormat {
 
 function formatFromName(name: string | undefined): BatchFormat | undefined {
   if (!name) return undefined;
-  if (/\.(ndjson|jsonl)$/i.test(name)) return 'ndjson';
+  if (/\.(ndjson|jsonl|geojsonl|geojsons|geojsonseq)$/i.test(name)) return 'ndjson';
   if (/\.(csv|tsv|txt)$/i.test(name)) return 'csv';
   return undefined;
 }
 
-/** NDJSON member names: from the first object among the first lines that has them. */
-function ndjsonKeys(job: Uint8Array, opts: BatchOptions): { latKey: string; lonKey: string } {
+type NdjsonKeys = Pick<RowSettings, 'latKey' | 'lonKey' | 'latPath' | 'lonPath'>;
+
+/** `a.b.0` → ['a', 'b', 0]: digits name an array element. */
+const memberPath = (name: string) => name.split('.').map((k) => (/^(0|[1-9]\d*)$/.test(k) ? Number(k) : k));
+
+/**
+ * NDJSON coordinates, from the first object among the first lines that has them: top-level
+ * members (as named, or the default names in any case); else, for names with dots, the member
+ * path they spell (`--lat position.lat`); else, without names, a GeoJSON Point feature's
+ * geometry.coordinates ([longitude, latitude]).
+ */
+function ndjsonKeys(job: Uint8Array, opts: BatchOptions): NdjsonKeys {
   const text = new TextDecoder().decode(job.subarray(0, Math.min(job.length, JOB_BYTES)));
   const lines = text.split('\n').slice(0, 1000);
+  const latPath = opts.lat?.includes('.') ? memberPath(opts.lat) : null;
+  const lonPath = opts.lon?.includes('.') ? memberPath(opts.lon) : null;
+  // One coordinate in a row: its top-level member, else the path its dotted name spells.
+  const find = (row: object, keys: string[], wanted: string | undefined, defaults: string[], path: (string | number)[] | null) => {
+    const key = pickName(keys, wanted, defaults);
+    if (key !== null) return { key, path: null };
+    if (path !== null && atPath(row, path) !== undefined) return { key: wanted!, path };
+    return null;
+  };
   for (const line of lines) {
     let row: unknown;
     try {
-      row = JSON.parse(line);
+      row = JSON.parse(line.replace(/^[\x1e\s]+/, ''));
     } catch {
       continue;
     }
     if (!row || typeof row !== 'object' || Array.isArray(row)) continue;
     const keys = Object.keys(row);
-    const latKey = pickName(keys, opts.lat, LAT_NAMES);
-    const lonKey = pickName(keys, opts.lon, LON_NAMES);
-    if (latKey !== null && lonKey !== null) return { latKey, lonKey };
+    const lat = find(row, keys, opts.lat, LAT_NAMES, latPath);
+    const lon = find(row, keys, opts.lon, LON_NAMES, lonPath);
+    if (lat !== null && lon !== null) return { latKey: lat.key, lonKey: lon.key, latPath: lat.path, lonPath: lon.path };
+    const geometry = atPath(row, ['geometry']) as { type?: unknown; coordinates?: unknown } | undefined;
+    if (opts.lat === undefined && opts.lon === undefined && atPath(row, ['type']) === 'Feature' && geometry?.type === 'Point' && Array.isArray(geometry.coordinates)) {
+      return { latKey: 'geometry.coordinates.1', lonKey: 'geometry.coordinates.0', latPath: ['geometry', 'coordinates', 1], lonPath: ['geometry', 'coordinates', 0] };
+    }
   }
-  if (opts.lat !== undefined && opts.lon !== undefined) return { latKey: opts.lat, lonKey: opts.lon };
-  throw missingColumn('latitude/longitude', '--lat', undefined, LAT_NAMES, 'the first 1,000 NDJSON rows');
+  if (opts.lat !== undefined && opts.lon !== undefined) return { latKey: opts.lat, lonKey: opts.lon, latPath, lonPath };
+  throw missingColumn('latitude/longitude', '--lat', undefined, LAT_NAMES, 'the first 1,000 NDJSON rows (nor GeoJSON Point features)');
 }
 
 function delimiterByte(d: string | undefined): number {
@@ -323,6 +347,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     lonColumn: -1,
     latKey: '',
     lonKey: '',
+    latPath: null,
+    lonPath: null,
     country: fields.includes('country'),
     subdivision: fields.includes('subdivision'),
     eol: '\n',
@@ -526,8 +552,10 @@ Usage:
   geolookup batch [FILE|-] [options] > out.csv       FILE, or stdin when absent or "-"
 
 Options:
-  --format csv|ndjson      default: by extension (.ndjson, .jsonl), else "{" first means NDJSON
-  --lat NAME, --lon NAME   coordinate columns / members (default: latitude|lat, longitude|lon|lng|long, any case)
+  --format csv|ndjson      default: by extension (.ndjson, .jsonl, .geojsonl, .geojsons, .geojsonseq),
+                           else "{" first means NDJSON
+  --lat NAME, --lon NAME   coordinate columns / members (default: latitude|lat, longitude|lon|lng|long, any case;
+                           NDJSON: a.b.0 is a member path; GeoJSON Point features need no names)
   --fields LIST            answer columns to append: country,subdivision (default both)
   --delimiter C            CSV field separator (default: the first of , tab ; | that finds the
                            coordinate columns in the header, else ","; "tab" for TSV)

@@ -12,6 +12,8 @@ import { accepted, answerTable, decoder, encoder, OutBuffer, scanDecimal, valida
 const LF = 10;
 const OPEN = 123;
 const CLOSE = 125;
+/** RFC 8142 (GeoJSON text sequences) starts each record with this byte. */
+const RS = 0x1e;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -32,7 +34,8 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
   // JSON.parse decides for a name an object inherits ("constructor": there even when the row
   // lacks it), and for a name with U+FFFD or a surrogate: a key whose bytes are not valid UTF-8
   // decodes to U+FFFD, so its bytes would not say whether it is that name.
-  const plain = [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
+  // Nested paths go through JSON.parse (the scanner reads top-level members only).
+  const plain = settings.latPath === null && settings.lonPath === null && [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
   return {
     ...answerTable(ds, settings, members),
     nulls: members(null, null),
@@ -47,9 +50,19 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
  * "error". A line that is not a JSON object becomes {"line": its text, …, "error"}.
  * Blank lines are not rows and are dropped.
  */
+/** The value at a member path (own members and array elements only), undefined where there is none. */
+export function atPath(row: unknown, path: readonly (string | number)[]): unknown {
+  let v = row;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, k)) return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
-  const { latKey, lonKey, subdivision: wantSub } = settings;
+  const { latKey, lonKey, latPath, lonPath, subdivision: wantSub } = settings;
   const { found: hit, start: cellStart, length: cellLength, view: cv, longest } = cells;
   const out = new OutBuffer(b.length + (b.length >> 1) + 1024);
   let dst = out.bytes;
@@ -70,12 +83,16 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
     let close = end - 1;
     while (close >= start && isSpace(b[close])) close--;
     if (close < start) continue; // blank line
+    // A GeoJSON text sequence record separator stays in the output, out of the JSON.
+    let body = start;
+    while (body <= close && (b[body] === RS || isSpace(b[body]))) body++;
+    if (body > close) continue; // a separator alone
     rows++;
     // The coordinates stay in number-typed locals (a double kept in an `unknown` is boxed).
     let lat = NaN;
     let lon = NaN;
     let error: string | null = null;
-    const got = cells.latKey !== null ? scanRow(b, start, close + 1, cells.latKey, cells.lonKey!) : -1;
+    const got = cells.latKey !== null ? scanRow(b, body, close + 1, cells.latKey, cells.lonKey!) : -1;
     if (got >= 0) {
       lat = scanned[0];
       lon = scanned[1];
@@ -85,7 +102,7 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
         lon = accepted.lon;
       }
     } else {
-      const text = decoder.decode(b.subarray(start, close + 1));
+      const text = decoder.decode(b.subarray(body, close + 1));
       let row: unknown;
       let problem: string | null = null;
       try {
@@ -103,8 +120,8 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
         errors++;
         continue;
       }
-      const a = (row as Record<string, unknown>)[latKey];
-      const n = (row as Record<string, unknown>)[lonKey];
+      const a = latPath === null ? (row as Record<string, unknown>)[latKey] : atPath(row, latPath);
+      const n = lonPath === null ? (row as Record<string, unknown>)[lonKey] : atPath(row, lonPath);
       if (typeof a === 'number' && typeof n === 'number' && a >= -90 && a <= 90 && n >= -180 && n <= 180) {
         lat = a;
         lon = n;

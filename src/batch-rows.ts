@@ -19,6 +19,12 @@ export interface RowSettings {
   /** NDJSON: keys of latitude and longitude. */
   latKey: string;
   lonKey: string;
+  /**
+   * NDJSON: member paths when the coordinates are nested (a GeoJSON Point feature's
+   * geometry.coordinates[1] and [0], or --lat a.b); null for top-level keys.
+   */
+  latPath: (string | number)[] | null;
+  lonPath: (string | number)[] | null;
   country: boolean;
   subdivision: boolean;
   /** CSV: line terminator written after a last row that has none ("\n" or "\r\n"). */

@@ -302,7 +302,7 @@ describe('decimal fast path', () => {
       return Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     };
     const ds = readDataset(readFileSync(geo.defaultDataPath()));
-    const settings = { format: 'csv' as const, delimiter: 44, latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: true, eol: '\n' };
+    const settings = { format: 'csv' as const, delimiter: 44, latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: true, eol: '\n', latPath: null, lonPath: null };
     const cells = csvCells(ds, settings);
     const rows: Row[] = [];
     for (let i = 0; i < 60_000; i++) {
@@ -332,7 +332,7 @@ describe('CSV delimiters that can sit inside a number', () => {
       ['0', [['48.8', '2.3'], ['-33.9', '151.2'], ['-33.9', '1e1']]],
     ];
     for (const [d, pairs] of cases) {
-      const settings = { format: 'csv' as const, delimiter: d.charCodeAt(0), latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: false, eol: '\n' };
+      const settings = { format: 'csv' as const, delimiter: d.charCodeAt(0), latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: false, eol: '\n', latPath: null, lonPath: null };
       const text = pairs.map(([lat, lon], i) => `${i + 1}${d}${lat}${d}${lon}\n`).join('');
       const res = processCsv(ds, settings, csvCells(ds, settings), new TextEncoder().encode(text));
       const lines = new TextDecoder().decode(res.out.subarray(0, res.length)).trimEnd().split('\n');
@@ -419,7 +419,7 @@ describe('NDJSON scanner', () => {
   it('leaves to JSON.parse the member names bytes cannot decide (inherited names, U+FFFD)', () => {
     const ds = readDataset(readFileSync(geo.defaultDataPath()));
     const row = (latKey: string, line: Uint8Array) => {
-      const settings = { format: 'ndjson' as const, delimiter: 44, latColumn: -1, lonColumn: -1, latKey, lonKey: 'lon', country: true, subdivision: false, eol: '\n' };
+      const settings = { format: 'ndjson' as const, delimiter: 44, latColumn: -1, lonColumn: -1, latKey, lonKey: 'lon', country: true, subdivision: false, eol: '\n', latPath: null, lonPath: null };
       const r = processNdjson(ds, settings, ndjsonCells(ds, settings), line);
       return JSON.parse(new TextDecoder().decode(r.out.subarray(0, r.length)));
     };
@@ -497,6 +497,61 @@ describe('geolookup batch (built CLI)', () => {
     // A last row without a terminator gets the header's.
     const last = cli(['--format', 'csv'], { input: 'lat,lon\r\n0,-30\r\n0,-30' });
     expect(last.stdout).toBe('lat,lon,country,subdivision,error\r\n0,-30,,,\r\n0,-30,,,\r\n');
+  });
+
+  it('GeoJSON Point features, one per line or as an RFC 8142 sequence, and nested member paths', () => {
+    const r = rng(14);
+    const city = cityPoints(1500, 15);
+    const points: { lat: number; lon: number }[] = [];
+    for (let i = 0; i < 1500; i++) points.push(i % 3 ? { lat: city.lat[i], lon: city.lon[i] } : { lat: r() * 180 - 90, lon: r() * 360 - 180 });
+    points.push({ lat: 100, lon: 0 }); // out of range: an error row
+    const answers = points.map((p) => {
+      try {
+        return { country: geo.tryCountryFromGps(p.lat, p.lon), subdivision: geo.trySubdivisionFromGps(p.lat, p.lon), error: false };
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        return { country: null, subdivision: null, error: true };
+      }
+    });
+    const feature = (p: { lat: number; lon: number }, i: number) => JSON.stringify({ type: 'Feature', properties: { id: i }, geometry: { type: 'Point', coordinates: [p.lon, p.lat] } });
+    const check = (stdout: string, rs: boolean, extra = 0) => {
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      expect(lines.length).toBe(points.length + extra);
+      points.forEach((_, i) => {
+        if (rs) expect(lines[i].startsWith('\x1e'), `line ${i} keeps its separator`).toBe(true);
+        const o = JSON.parse(rs ? lines[i].slice(1) : lines[i]);
+        expect(o.properties.id).toBe(i);
+        expect(o.country, `row ${i}`).toBe(answers[i].country);
+        expect(o.subdivision, `row ${i}`).toBe(answers[i].subdivision);
+        expect('error' in o, `row ${i}`).toBe(answers[i].error);
+      });
+    };
+    // GeoJSONSeq by extension, each line a Feature.
+    const seq = join(dir, 'points.geojsonl');
+    writeFileSync(seq, points.map((p, i) => feature(p, i) + '\n').join(''));
+    const a = cli([seq, '--workers', '2']);
+    expect(a.status, a.stderr).toBe(0);
+    check(a.stdout, false);
+    // RFC 8142: a record separator before each record, sniffed from stdin.
+    const b = cli(['-'], { input: points.map((p, i) => '\x1e' + feature(p, i) + '\n').join('') });
+    expect(b.status, b.stderr).toBe(0);
+    check(b.stdout, true);
+    // A feature without geometry keeps its place with the API's error.
+    const c = cli(['--format', 'ndjson'], { input: points.map((p, i) => feature(p, i) + '\n').join('') + '{"type":"Feature","properties":{"id":-1},"geometry":null}\n' });
+    expect(c.status, c.stderr).toBe(0);
+    check(c.stdout, false, 1);
+    expect(JSON.parse(c.stdout.trim().split('\n').pop()!).error).toMatch(/^Latitude is required/);
+    // Dotted names spell member paths (digits index arrays).
+    const nested = points.map((p, i) => JSON.stringify({ properties: { id: i }, pos: { at: [p.lat, p.lon] } }) + '\n').join('');
+    const d = cli(['-', '--lat', 'pos.at.0', '--lon', 'pos.at.1'], { input: nested });
+    expect(d.status, d.stderr).toBe(0);
+    check(d.stdout, false);
+    // One nested, one top-level.
+    const mixed = cli(['-', '--lat', 'pos.lat', '--lon', 'lng'], { input: '{"pos":{"lat":48.8566},"lng":2.3522}\n' });
+    expect(JSON.parse(mixed.stdout).country).toBe(geo.tryCountryFromGps(48.8566, 2.3522));
+    // A top-level member literally named with a dot still wins over the path.
+    const e = cli(['-', '--lat', 'a.b', '--lon', 'c'], { input: '{"a.b":48.8566,"a":{"b":0},"c":2.3522}\n' });
+    expect(JSON.parse(e.stdout).country).toBe(geo.tryCountryFromGps(48.8566, 2.3522));
   });
 
   it('finds the delimiter in the header when none is given: tab, bar; comma wins when it finds the columns', () => {
