@@ -93,6 +93,18 @@ export function toBytes(input: BinaryInput, name: string): Uint8Array {
   throw new DataError(`${name}: expected a file path, Buffer, Uint8Array or ArrayBuffer`);
 }
 
+/** Whether typed arrays on this host read little-endian, as every dataset is written. */
+export const hostLittleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * The runtime lays typed arrays over the file's bytes, which are little-endian; on a
+ * big-endian host (Node runs on s390x) every word would read wrong, so loading stops there
+ * with this error rather than with a misleading checksum mismatch or wrong answers.
+ */
+export function checkByteOrder(littleEndian: boolean, name: string): void {
+  if (!littleEndian) throw new DataError(`${name}: this host is big-endian; geolookup datasets are little-endian and are read in place, so they cannot be used here`);
+}
+
 /**
  * Checks the header and returns the payload as a view on an 8-byte aligned
  * buffer (copied once only when the caller's buffer is misaligned), so typed
@@ -100,6 +112,7 @@ export function toBytes(input: BinaryInput, name: string): Uint8Array {
  * bytes that already passed it (a batch worker reading what the main thread checked).
  */
 export function unwrapPayload(input: BinaryInput, expectedKind: number, name: string, verified = false): Uint8Array {
+  checkByteOrder(hostLittleEndian, name);
   const bytes = toBytes(input, name);
   if (bytes.byteLength < HEADER_BYTES) {
     throw new DataError(`${name}: file is ${bytes.byteLength} bytes, too short to be a geolookup ${KIND_NAMES[expectedKind]} (truncated?)`);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rng, cityPoints, spherePoints } from '../bench/points.js';
-import { checksum32, HEADER_BYTES, KIND_FEATURES, unwrapPayload } from '../src/container.js';
+import { checkByteOrder, checksum32, HEADER_BYTES, hostLittleEndian, KIND_FEATURES, unwrapPayload } from '../src/container.js';
 import { createGeoLookupFromBytes, type GeoLookup } from '../src/engine.js';
 import { createGeoLookup, DataError, defaultDataPath, GeoLookupError } from '../src/index.js';
 import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, SECTIONS } from '../src/layout.js';
@@ -282,6 +282,13 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     const { outcome, message } = tryLoad(copy, baseline);
     expect(outcome).toBe('DataError');
     expect(message).toMatch(/depth-1 block entry \d+: blockregion8 or its record slot disagrees/);
+  });
+
+  it('a big-endian host is refused with its own DataError, not a checksum mismatch', () => {
+    expect(hostLittleEndian).toBe(true); // this machine: the check lets datasets through
+    expect(() => checkByteOrder(true, 'world.geolookup')).not.toThrow();
+    expect(() => checkByteOrder(false, 'world.geolookup')).toThrow(DataError);
+    expect(() => checkByteOrder(false, 'world.geolookup')).toThrow(/^world\.geolookup: this host is big-endian; geolookup datasets are little-endian/);
   });
 
   it('damage reported through a file path names that path', () => {
