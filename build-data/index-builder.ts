@@ -62,6 +62,27 @@ const AREA_EPS = 1e-11;
 /** Clip-window margin, as a fraction of the cell side. */
 export const MARGIN = 1 / 64;
 
+/**
+ * The antimeridian is no boundary. Sources split polygons there (GeoJSON cannot cross it), so
+ * a ring of Fiji or Chukotka has an edge on x = ±180 exactly, and a point on that line (every
+ * longitude 180 or -180 inside them) sat on a polygon edge: quantisation put it outside, and
+ * it answered no country. Vertices on ±180 move this far outward, past every valid longitude
+ * and past any leaf's rounding (half a unit is under 1e-6°), so points on the line fall inside.
+ * The canonical features (geobuf) keep the source coordinates.
+ */
+const ANTIMERIDIAN_PUSH = 1e-5;
+
+function openAntimeridian(r: Ring): Ring {
+  let out: Ring | null = null;
+  for (let i = 0; i < r.length; i += 2) {
+    const x = r[i];
+    if (x !== 180 && x !== -180) continue;
+    out ??= Float64Array.from(r);
+    out[i] = x + Math.sign(x) * ANTIMERIDIAN_PUSH;
+  }
+  return out ?? r;
+}
+
 function countVertices(pieces: Piece[]): number {
   let n = 0;
   for (const p of pieces) for (const r of p.rings) n += r.length >> 1;
@@ -470,7 +491,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
   // Level 0: every part goes to the 1° cells it touches.
   const world: Box = { x0: -180, y0: -90, x1: 180, y1: 90 };
-  const whole = (p: Part): Piece => ({ part: p, rings: p.rings, full: false });
+  const whole = (p: Part): Piece => ({ part: p, rings: p.rings.map(openAntimeridian), full: false });
   const cellCountry = partition(countryParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
   const cellSub = partition(subdivisionParts.map(whole), world, GRID_COLS, GRID_ROWS, opts.margin);
   const grid = new Uint32Array(GRID_COLS * GRID_ROWS);

@@ -124,6 +124,23 @@ describe('antimeridian and poles', () => {
     expect(countryFromGps(67.5, 179.9)).toBe('RUS');
     expect(countryFromGps(67.5, -179.9)).toBe('RUS');
   });
+  it('on the line itself: Chukotka, Wrangel Island and Taveuni at longitude ±180', () => {
+    // Sources split polygons at 180°; the build must not leave that split as a border.
+    for (const lon of [180, -180]) {
+      expect(countryFromGps(67, lon)).toBe('RUS');
+      expect(countryFromGps(71.2, lon)).toBe('RUS');
+      expect(countryFromGps(-16.85, lon)).toBe('FJI');
+    }
+  });
+  it('every latitude on the line answers what one side of it answers (0.01° steps)', () => {
+    const neither: string[] = [];
+    for (let i = 0; i < 18_000; i++) {
+      const lat = -89.995 + i * 0.01;
+      const on = tryCountryFromGps(lat, 180);
+      if (on !== tryCountryFromGps(lat, 179.99999) && on !== tryCountryFromGps(lat, -179.99999)) neither.push(`${lat.toFixed(3)}: ${on}`);
+    }
+    expect(neither).toEqual([]);
+  });
   it('longitude 180 and -180 give the same answer', () => {
     for (let lat = -89.5; lat <= 89.5; lat += 0.25) {
       expect(tryCountryFromGps(lat, 180)).toBe(tryCountryFromGps(lat, -180));
