@@ -44,12 +44,6 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
   };
 }
 
-/**
- * Lines of b (whole lines; the last may lack its line feed only at end of input) → the
- * same objects with "country" / "subdivision" (null when none) and, for a bad row,
- * "error". A line that is not a JSON object becomes {"line": its text, …, "error"}.
- * Blank lines are not rows and are dropped.
- */
 /** The value at a member path (own members and array elements only), undefined where there is none. */
 export function atPath(row: unknown, path: readonly (string | number)[]): unknown {
   let v = row;
@@ -60,6 +54,12 @@ export function atPath(row: unknown, path: readonly (string | number)[]): unknow
   return v;
 }
 
+/**
+ * Lines of b (whole lines; the last may lack its line feed only at end of input) → the
+ * same objects with "country" / "subdivision" (null when none) and, for a bad row,
+ * "error". A line that is not a JSON object becomes {"line": its text, …, "error"}.
+ * Blank lines are not rows and are dropped.
+ */
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
   const { latKey, lonKey, latPath, lonPath, subdivision: wantSub } = settings;
@@ -83,9 +83,9 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
     let close = end - 1;
     while (close >= start && isSpace(b[close])) close--;
     if (close < start) continue; // blank line
-    // A GeoJSON text sequence record separator stays in the output, out of the JSON.
+    // A GeoJSON text sequence's record separator stays in the output, out of the JSON.
     let body = start;
-    while (body <= close && (b[body] === RS || isSpace(b[body]))) body++;
+    while (body <= close && b[body] === RS) body++;
     if (body > close) continue; // a separator alone
     rows++;
     // The coordinates stay in number-typed locals (a double kept in an `unknown` is boxed).
