@@ -237,7 +237,7 @@ function ndjsonKeys(job: Uint8Array, opts: BatchOptions): NdjsonKeys {
   for (const line of lines) {
     let row: unknown;
     try {
-      row = JSON.parse(line.replace(/^[\x1e\s]+/, ''));
+      row = JSON.parse(line.replace(/^\x1e+/, '')); // as processNdjson: record separators only
     } catch {
       continue;
     }
