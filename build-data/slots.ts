@@ -10,8 +10,10 @@
 // where a fourth region would be needed. It also holds the record offset, so that case costs
 // no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
 // and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
+// Each mixed sub-cell is split once more, SUB_GRID × SUB_GRID, with the same rule and the same
+// palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
 
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
 import { evalRecord } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
@@ -20,6 +22,7 @@ export interface SlotTables {
   blockRegion8: Uint8Array;
   gridBase: Uint32Array;
   slots: Uint32Array;
+  subcodes: Uint32Array;
 }
 
 /** Quantised units a ring edge must stay clear of a sub-cell by (float error is ~1e-11). */
@@ -38,9 +41,9 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   // the ids left above the regions; and none past what gridbase's slot bits can count.
   const slotsFit = children <= BR8_SLOTS && regionCount + children < NO_REGION16;
   const out: number[] = [];
+  const subcodes: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
-  const box = new Float64Array(4);
-  const centre = new Float64Array(2);
+  const subAnswers = new Int32Array(SUB_GRID * SUB_GRID);
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
@@ -53,29 +56,23 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
       blockRegion[off + k] = regionCount + out.length / SLOT_WORDS - gridBase[cell];
       const rings: number[][] = [];
       ringsOf(records, e & VALUE_MASK, rings);
-      for (let j = 0; j < SLOT_GRID; j++) {
-        for (let i = 0; i < SLOT_GRID; i++) {
-          box[0] = (i / SLOT_GRID + margin) * qscale - CLEARANCE;
-          box[1] = (j / SLOT_GRID + margin) * qscale - CLEARANCE;
-          box[2] = ((i + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
-          box[3] = ((j + 1) / SLOT_GRID + margin) * qscale + CLEARANCE;
-          let answer = -1;
-          if (!rings.some((ring) => touches(ring, coords, box))) {
-            let r = e;
-            centre[0] = ((i + 0.5) / SLOT_GRID + margin) * qscale;
-            centre[1] = ((j + 0.5) / SLOT_GRID + margin) * qscale;
-            do r = evalRecord(records, coords, r & VALUE_MASK, centre);
-            while (r >>> TAG_SHIFT === TAG_RECORD);
-            answer = r;
-          }
-          answers[j * SLOT_GRID + i] = answer;
-        }
+      const at = (i: number, j: number, n: number) => answerIn(records, coords, e, rings, i, j, n, margin, qscale);
+      for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
+      const words = packSlot(answers, e & VALUE_MASK);
+      words[3] = subcodes.length;
+      const palette = [words[0] & 0xffff, words[0] >>> 16, words[1]];
+      for (let c = 0; c < answers.length; c++) {
+        if (codeOf(words, c) !== SLOT_MIXED) continue;
+        const i0 = (c % SLOT_GRID) * SUB_GRID;
+        const j0 = Math.floor(c / SLOT_GRID) * SUB_GRID;
+        for (let b = 0; b < subAnswers.length; b++) subAnswers[b] = at(i0 + (b % SUB_GRID), j0 + Math.floor(b / SUB_GRID), SLOT_GRID * SUB_GRID);
+        subcodes.push(packCodes(subAnswers, palette));
       }
-      out.push(...packSlot(answers, e & VALUE_MASK));
+      out.push(...words);
     }
   }
   const blockRegion8 = mirror8(grid, blockRegion, gridBase, regionCount, children);
-  return { blockRegion, blockRegion8, gridBase, slots: Uint32Array.from(out) };
+  return { blockRegion, blockRegion8, gridBase, slots: Uint32Array.from(out), subcodes: Uint32Array.from(subcodes) };
 }
 
 /**
@@ -114,6 +111,21 @@ function mirror8(grid: Uint32Array, blockRegion: Uint16Array, gridBase: Uint32Ar
   return out;
 }
 
+/**
+ * The region at every point of the closed cell (i, j) of an n × n split of the record's child cell,
+ * or -1 where a ring (of the record or one it leads to) comes near it: then its centre's answer,
+ * read with the runtime's own ring test, holds everywhere in it.
+ */
+function answerIn(records: Uint32Array, coords: Uint16Array, record: number, rings: number[][], i: number, j: number, n: number, margin: number, qscale: number): number {
+  const box = Float64Array.of((i / n + margin) * qscale - CLEARANCE, (j / n + margin) * qscale - CLEARANCE, ((i + 1) / n + margin) * qscale + CLEARANCE, ((j + 1) / n + margin) * qscale + CLEARANCE);
+  if (rings.some((ring) => touches(ring, coords, box))) return -1;
+  const centre = Float64Array.of(((i + 0.5) / n + margin) * qscale, ((j + 0.5) / n + margin) * qscale);
+  let r = record;
+  do r = evalRecord(records, coords, r & VALUE_MASK, centre);
+  while (r >>> TAG_SHIFT === TAG_RECORD);
+  return r;
+}
+
 /** One slot's words: the (up to) three most frequent sub-cell regions as its palette, then the codes. */
 function packSlot(answers: Int32Array, record: number): number[] {
   const count = new Map<number, number>();
@@ -121,13 +133,23 @@ function packSlot(answers: Int32Array, record: number): number[] {
   // Most frequent first, ties by region id: the same input always packs the same way.
   const palette = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, PALETTE).map(([r]) => r);
   while (palette.length < PALETTE) palette.push(0);
-  const words = [palette[0] | (palette[1] << 16), palette[2], record, 0, 0, 0, 0, 0];
+  const words = [palette[0] | (palette[1] << 16), palette[2], record, 0];
+  for (let w = 0; w < answers.length; w += 16) words.push(packCodes(answers.subarray(w, w + 16), palette));
+  return words.map((w) => w >>> 0);
+}
+
+/** Up to 16 answers as 2-bit codes from the low bits: the palette index, or SLOT_MIXED (-1 or not in it). */
+function packCodes(answers: Int32Array, palette: number[]): number {
+  let word = 0;
   for (let c = 0; c < answers.length; c++) {
     const p = answers[c] < 0 ? -1 : palette.indexOf(answers[c]);
-    const code = p < 0 ? SLOT_MIXED : p;
-    words[4 + (c >>> 4)] |= code << ((c & 15) << 1);
+    word |= (p < 0 ? SLOT_MIXED : p) << (c << 1);
   }
-  return words.map((w) => w >>> 0);
+  return word >>> 0;
+}
+
+function codeOf(words: number[], c: number): number {
+  return (words[4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
 }
 
 /** [start, length] (in words) of every ring of record r and of the records its entries lead to. */

@@ -52,7 +52,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
   const { flatbush, boxcodes } = partIndex(src, index);
-  const { blockRegion, blockRegion8, gridBase, slots } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
+  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
@@ -67,6 +67,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     gridbase: bytesOf(gridBase),
     slots: bytesOf(slots),
     blockregion8: bytesOf(blockRegion8),
+    subcodes: bytesOf(subcodes),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

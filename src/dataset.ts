@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, mixedCodes, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -61,6 +61,8 @@ export interface Dataset {
   gridBase: Uint32Array;
   /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
   slots: Uint32Array;
+  /** Per mixed slot sub-cell, the 2-bit codes of its SUB_GRID² sub-sub-cells (layout.ts). */
+  subcodes: Uint32Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint16Array;
@@ -159,6 +161,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', verified = fal
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
   const blockRegion8 = section(payload, 12, name);
   if (blockRegion8.length !== blocks.length) throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
+  const subcodes = typed(section(payload, 13, name), Uint32Array, name, 'subcodes');
   if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
@@ -186,7 +189,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', verified = fal
   }
   if (!verified) {
     // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-    checkEntries(grid, gridBase, slots, blocks, blockRegion, blockRegion8, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
+    checkEntries(grid, gridBase, slots, subcodes.length, blocks, blockRegion, blockRegion8, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
     for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
     for (let i = 0; i < partCodes.length; i++) {
       const c = partCodes[i];
@@ -200,6 +203,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', verified = fal
     gridCountry,
     gridBase,
     slots,
+    subcodes,
     blocks,
     blockCountry,
     blockRegion,
@@ -235,6 +239,7 @@ function checkEntries(
   grid: Uint32Array,
   gridBase: Uint32Array,
   slotWords: Uint32Array,
+  subcodeCount: number,
   blocks: Uint32Array,
   blockRegion: Uint16Array,
   blockRegion8: Uint8Array,
@@ -282,10 +287,12 @@ function checkEntries(
     if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
     slots += -1 - scan;
   }
+  let subcodes = 0;
   for (let from = 0; from < slotWords.length; from += CHUNK) {
-    const badSlot = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount);
-    if (badSlot >= 0) bad(`slot ${badSlot} names a region out of range`);
+    subcodes = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount, subcodes);
+    if (subcodes < 0) bad(`slot ${-1 - subcodes} names a region out of range or misplaces its sub-cell codes`);
   }
+  if (subcodes !== subcodeCount) bad(`the slots name ${subcodes} mixed sub-cells, subcodes holds ${subcodeCount}`);
   const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion, blockRegion8, regionCount, fanouts[0] * fanouts[0]);
   if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
   // Only blocks hung from the grid may hold slots (the lookup reads them at depth 1 only).
@@ -329,13 +336,18 @@ function scanBlocks(blocks: Uint32Array, from: number, to: number, blockRegion: 
   return -1 - slots;
 }
 
-/** Index of the first slot in words [from, to) whose palette names a region out of range, else -1. */
-function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number): number {
+/**
+ * Checks the slots in words [from, to): palette regions in range, and the subcodes of each slot's
+ * mixed sub-cells right after the previous slot's (`sub` of them so far). Returns the count after
+ * the last slot, or -1 − the first bad slot.
+ */
+function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number, sub: number): number {
   for (let w = from; w < to; w += SLOT_WORDS) {
     const a = words[w];
-    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount) return w / SLOT_WORDS;
+    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount || words[w + 3] !== sub) return -1 - w / SLOT_WORDS;
+    for (let k = 4; k < SLOT_WORDS; k++) sub += mixedCodes(words[w + k]);
   }
-  return -1;
+  return sub;
 }
 
 /**

@@ -2,7 +2,7 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slots', 'blockregion8'] as const;
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slots', 'blockregion8', 'subcodes'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
@@ -48,9 +48,14 @@ export const UNIFORM_MIXED = 0;
  * `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never straddles a cache line
  * when the dataset is 32-byte aligned in memory):
  *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
- *   word 2: the record's offset in `records`; word 3: 0
+ *   word 2: the record's offset in `records`; word 3: the index in `subcodes` of the word of the
+ *     slot's first mixed sub-cell (code 3)
  *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
- *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 test the record.
+ *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 mixed.
+ * `subcodes` holds one Uint32 per mixed sub-cell, slots in ordinal order, a slot's mixed sub-cells
+ * in code order (so the k-th mixed sub-cell of slot s is word slots[s·8 + 3] + k): SUB_GRID²
+ * 2-bit codes of its sub-sub-cells, row-major from the south-west: 0-2 the slot's palette region
+ * answers the whole closed sub-sub-cell, 3 test the record.
  * See build-data/slots.ts.
  */
 export const NO_REGION16 = 0xffff;
@@ -78,6 +83,8 @@ export const SLOT_GRID = 8;
 export const SLOT_WORDS = 8;
 /** The 2-bit code of a sub-cell where rings must be tested. */
 export const SLOT_MIXED = 3;
+/** Sub-sub-cells per side of a mixed sub-cell (SUB_GRID² 2-bit codes fill one Uint32). */
+export const SUB_GRID = 4;
 
 /** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; NONE means no subdivision. */
 export const NONE16 = 0xffff;
@@ -87,4 +94,11 @@ export interface IndexParams {
   fanouts: number[];
   /** Clip-window margin as a fraction of the cell side, on every side. */
   margin: number;
+}
+
+/** How many of the 16 two-bit codes in `word` are SLOT_MIXED (3): a popcount of the both-bits-set pairs. */
+export function mixedCodes(word: number): number {
+  let x = word & (word >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -2,7 +2,7 @@
 // only and allocates nothing.
 
 import type { Dataset } from './dataset.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, SLOT_GRID, SLOT_WORDS } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_WORDS, SUB_GRID } from './layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -38,7 +38,7 @@ export function locator(ds: Dataset): Locator {
  * (never boxed). The ring test gets its position the same way.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, gridBase, slots, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   const here = new Float64Array(2); // lat, lon
@@ -88,7 +88,18 @@ function createLocator(ds: Dataset): Locator {
         if (gx === SLOT_GRID) gx--;
         if (gy === SLOT_GRID) gy--;
         const c = gy * SLOT_GRID + gx;
-        const code = (slots[w + 4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+        const word = slots[w + 4 + (c >>> 4)];
+        let code = (word >>> ((c & 15) << 1)) & 3;
+        if (code === 3) {
+          // A mixed sub-cell: its sub-sub-cell codes are the k-th word from the slot's first.
+          let k = mixedCodes(word & ((1 << ((c & 15) << 1)) - 1));
+          for (let t = w + 4; t < w + 4 + (c >>> 4); t++) k += mixedCodes(slots[t]);
+          let hx = ((px * SLOT_GRID - gx) * SUB_GRID) | 0;
+          let hy = ((py * SLOT_GRID - gy) * SUB_GRID) | 0;
+          if (hx === SUB_GRID) hx--;
+          if (hy === SUB_GRID) hy--;
+          code = (subcodes[slots[w + 3] + k] >>> ((hy * SUB_GRID + hx) << 1)) & 3;
+        }
         if (code === 0) return slots[w] & 0xffff;
         if (code === 1) return slots[w] >>> 16;
         if (code === 2) return slots[w + 1];
