@@ -30,13 +30,17 @@ const sets: [string, Points][] = [
 ];
 
 // Codes to test membership against: the answer at each point where there is one, else a fixed code,
-// so isIn* does the same work as a real caller checking its own region.
+// so isIn* does the same work as a real caller checking its own region; the "(one code)" rows ask
+// about one fixed code at every point instead.
 type Op = [string, (p: Points, i: number, codes: string[], subs: string[]) => unknown];
 const ops: Op[] = [
   ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
   ['subdivisionFromGps (try form)', (p, i) => geo.trySubdivisionFromGps(p.lat[i], p.lon[i])],
   ['isInCountry', (p, i, codes) => geo.isInCountry(codes[i], p.lat[i], p.lon[i])],
   ['isInSubdivision', (p, i, _c, subs) => geo.isInSubdivision(subs[i], p.lat[i], p.lon[i])],
+  // Geofencing: one code asked about over many points, mostly answered "no".
+  ['isInCountry (one code)', (p, i) => geo.isInCountry('USA', p.lat[i], p.lon[i])],
+  ['isInSubdivision (one code)', (p, i) => geo.isInSubdivision('US-CA', p.lat[i], p.lon[i])],
   ['countryFromGps (throwing)', (p, i) => {
     try {
       return geo.countryFromGps(p.lat[i], p.lon[i]);

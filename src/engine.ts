@@ -203,28 +203,30 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   // isIn*'s core for valid coordinates (small, so it is inlined into both of their branches).
-  // Two questions are common: "is this point in the region it is in?" (the point's own code is
-  // the code asked about: a table string, so valid and known, and no code lookup is needed) and
-  // "is this point in X?" over many points (geofencing: the last code asked about is kept, so
-  // its index is at hand; strings are immutable). Only other codes go through the validating
-  // lookup, which is not inlined: the doubles it takes are boxed, 32 bytes of garbage a call.
+  // Two questions are common: "is this point in X?" over many points (geofencing: the last code
+  // asked about keeps its index, strings being immutable, so a repeated code costs one pointer
+  // compare) and "is this point in the region it is in?" (the point's own code: a table string,
+  // so valid and known, and no code lookup is needed). The repeated code goes first: a compare
+  // that fails on two different internalized strings reads both strings' headers, and the
+  // point's own code string is the one more likely to be out of cache. Only other codes go
+  // through the validating lookup, which is not inlined: the doubles it takes are boxed.
   let lastCountryCode: unknown = NO_CODE;
   let lastCountry = 0;
   function countryHolds(code: unknown, lat: number, lon: number): boolean {
     const c = locateCountry(lat, lon);
+    if (code === lastCountryCode) return lastCountry === c;
     if (c >= 0 && countryCodes[c] === code) return true;
-    if (code !== lastCountryCode) {
-      lastCountry = countryIndex(code, lat, lon);
-      lastCountryCode = code;
-    }
+    lastCountry = countryIndex(code, lat, lon);
+    lastCountryCode = code;
     return lastCountry === c;
   }
 
   function subdivisionHolds(code: unknown, lat: number, lon: number): boolean {
     const r = locate(lat, lon);
+    if (code === lastSubdivisionCode) return regionIn(r, lastSubdivision);
     const own = regionCode[r];
     if (own !== null && own === code) return true;
-    return regionIn(r, code === lastSubdivisionCode ? lastSubdivision : subdivisionIndex(code, lat, lon));
+    return regionIn(r, subdivisionIndex(code, lat, lon));
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
