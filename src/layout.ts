@@ -81,7 +81,7 @@ export const GRIDBASE_REGION_MAX = (1 << (32 - GRIDBASE_SLOT_BITS)) - 1;
 /** Sub-cells per side of a record slot's answer grid, and words per slot. */
 export const SLOT_GRID = 8;
 export const SLOT_WORDS = 8;
-/** The 2-bit code of a sub-cell where rings must be tested. */
+/** The 2-bit code of a mixed sub-cell (in a slot: read its subcodes word; in subcodes: test the rings). */
 export const SLOT_MIXED = 3;
 /** Sub-sub-cells per side of a mixed sub-cell (SUB_GRID² 2-bit codes fill one Uint32). */
 export const SUB_GRID = 4;
