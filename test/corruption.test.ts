@@ -18,7 +18,7 @@ import { rng, cityPoints, spherePoints } from '../bench/points.js';
 import { checkByteOrder, checksum32, HEADER_BYTES, hostLittleEndian, KIND_FEATURES, unwrapPayload } from '../src/container.js';
 import { createGeoLookupFromBytes, type GeoLookup } from '../src/engine.js';
 import { createGeoLookup, DataError, defaultDataPath, GeoLookupError } from '../src/index.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, SECTIONS } from '../src/layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, SECTIONS, SLOT_WORDS } from '../src/layout.js';
 
 const RUNS = Number(process.env.CORRUPTION_RUNS ?? 1000);
 const VALID_RUNS = Number(process.env.CORRUPTION_VALID_RUNS ?? 100);
@@ -282,6 +282,34 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     const { outcome, message } = tryLoad(copy, baseline);
     expect(outcome).toBe('DataError');
     expect(message).toMatch(/depth-1 block entry \d+: blockregion8 or its record slot disagrees/);
+  });
+
+  // A mixed sub-cell's codes are found by counting: a slot's subcodes index, or a sub-cell code
+  // turned mixed, would make lookups read another cell's codes (or past the section).
+  const subcodeCases: [string, () => [number, number]][] = [
+    ['a slot\'s subcodes index', () => {
+      const { off, bytes } = sectionBytes('slots');
+      const words = new Uint32Array(bytes.buffer);
+      const w = words.findIndex((v, i) => i % SLOT_WORDS === 3 && v > 0);
+      return [off + w * 4, words[w] + 1];
+    }],
+    ['a sub-cell code turned mixed', () => {
+      const { off, bytes } = sectionBytes('slots');
+      const words = new Uint32Array(bytes.buffer);
+      const w = words.findIndex((v, i) => i % SLOT_WORDS >= 4 && (v & 3) !== 3);
+      return [off + w * 4, words[w] | 3];
+    }],
+  ];
+  it.each(subcodeCases)('re-sealed %s changed → DataError naming the slots', (_name, find) => {
+    const [at, value] = find();
+    expect(at).toBeGreaterThan(HEADER_BYTES);
+    const copy = new Uint8Array(new ArrayBuffer(size));
+    copy.set(work.subarray(0, size));
+    new DataView(copy.buffer).setUint32(at, value >>> 0, true);
+    header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
+    const { outcome, message } = tryLoad(copy, baseline);
+    expect(outcome).toBe('DataError');
+    expect(message).toMatch(/slot \d+ names a region out of range or misplaces its sub-cell codes|the slots name \d+ mixed sub-cells/);
   });
 
   it('a big-endian host is refused with its own DataError, not a checksum mismatch', () => {
