@@ -29,7 +29,7 @@ export interface SlotTables {
 const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
-export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number): SlotTables {
+export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number, withSlots = true): SlotTables {
   const { grid, blocks, records } = index;
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const qscale = 65535 / (1 + 2 * margin);
@@ -38,8 +38,9 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
   const gridBase = new Uint32Array(grid.length);
   const children = fanout * fanout;
   // A block holds at most fanout² slots: none when they would not fit the one-byte mirror or
-  // the ids left above the regions; and none past what gridbase's slot bits can count.
-  const slotsFit = children <= BR8_SLOTS && regionCount + children < NO_REGION16;
+  // the ids left above the regions; and none past what gridbase's slot bits can count. None
+  // either when the caller asks (a countries-only dataset: country lookups never read slots).
+  const slotsFit = withSlots && children <= BR8_SLOTS && regionCount + children < NO_REGION16;
   const out: number[] = [];
   const subcodes: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);

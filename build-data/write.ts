@@ -52,7 +52,11 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
   const { flatbush, boxcodes } = partIndex(src, index);
-  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin);
+  // Slots speed up region lookups among subdivisions; without subdivisions (a countries-only
+  // build) the only region lookups are subdivision questions that answer nothing, so the 4.5 MB
+  // they would take is left out.
+  const withSlots = src.subdivisionParts.length > 0;
+  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin, withSlots);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
