@@ -150,22 +150,12 @@ export function createEngine(ds: Dataset): GeoLookup {
     return hit;
   }
 
-  // Callers mostly ask about one code over many points (geofencing): the last exact code
-  // found is kept, so the next call with it skips even the dictionary (strings are immutable).
-  // Starts as a value no caller can pass (null would match a null code and skip its ValidationError).
-  let lastSubdivisionCode: unknown = NO_CODE;
-  let lastSubdivision = 0;
   /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
     // Fast path: an upper-case code already in the tables needs no parsing.
     if (typeof code === 'string' && inRange(lat, lon)) {
-      if (code === lastSubdivisionCode) return lastSubdivision;
       const hit = exactSubdivision[code];
-      if (hit !== undefined) {
-        lastSubdivisionCode = code;
-        lastSubdivision = hit;
-        return hit;
-      }
+      if (hit !== undefined) return hit;
     }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
@@ -204,8 +194,11 @@ export function createEngine(ds: Dataset): GeoLookup {
   // that fails on two different internalized strings reads both strings' headers, and the
   // point's own code string is the one more likely to be out of cache. Only other codes go
   // through the validating lookup, which is not inlined: the doubles it takes are boxed.
+  // Both start as a value no caller can pass (null would match a null code and skip its ValidationError).
   let lastCountryCode: unknown = NO_CODE;
   let lastCountry = 0;
+  let lastSubdivisionCode: unknown = NO_CODE;
+  let lastSubdivision = 0;
   function countryHolds(code: unknown, lat: number, lon: number): boolean {
     const c = locateCountry(lat, lon);
     if (code === lastCountryCode) return lastCountry === c;
@@ -220,7 +213,9 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (code === lastSubdivisionCode) return regionIn(r, lastSubdivision);
     const own = regionCode[r];
     if (own !== null && own === code) return true;
-    return regionIn(r, subdivisionIndex(code, lat, lon));
+    lastSubdivision = subdivisionIndex(code, lat, lon);
+    lastSubdivisionCode = code;
+    return regionIn(r, lastSubdivision);
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
