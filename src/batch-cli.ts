@@ -22,6 +22,7 @@ import { DataError, GeoLookupError, ValidationError } from './errors.js';
 import { defaultDataPath } from './index.js';
 import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
 import { atPath } from './batch-ndjson.js';
+import { groupDigits } from './numbers.js';
 import type { BatchFormat, ChunkStats, RowSettings } from './batch-rows.js';
 import type { DatasetShare, InitFailed, JobDone, Recycle, RowSetup } from './batch-worker.js';
 
@@ -267,7 +268,7 @@ function delimiterByte(d: string | undefined): number {
 /** Tried in this order on the header when --delimiter is not given: comma, tab, semicolon, bar. */
 const SNIFFED_DELIMITERS = [44, 9, 59, 124];
 
-const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmtInt = groupDigits;
 
 /** Runs a whole batch; resolves with the counts once every row is written. */
 export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {

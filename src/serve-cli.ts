@@ -2,6 +2,7 @@
 
 import { readKeysFile, createKey, revokeKey, PLAN_QUOTAS } from './server/keys.js';
 import { createServer, defaultQuotaFile, type GeoLookupServer, type ServerOptions } from './server/server.js';
+import { groupDigits } from './numbers.js';
 
 const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3 } as const;
 
@@ -35,7 +36,7 @@ Usage:
   geolookup keys list --keys FILE [--json]
 
 Plans: ${Object.entries(PLAN_QUOTAS)
-  .map(([p, q]) => `${p} ${q.toLocaleString('en-US')} requests/month`)
+  .map(([p, q]) => `${p} ${groupDigits(q)} requests/month`)
   .join(', ')}; all keys: 1,000 requests/minute.`;
 
 type Parsed = { flags: Map<string, string | true>; pos: string[]; error?: string };
