@@ -696,6 +696,27 @@ describe('geolookup batch (built CLI)', () => {
     expect(run.stderr).toMatch(/bad\.geolookup: file is 13 bytes, too short/);
   });
 
+  it('a corrupted payload is exit 1 and writes no output, though the workers warmed up on it', () => {
+    // The workers lay their views over the bytes unchecked and run the first rows through them
+    // (their warm-up) while the main thread checks: garbage pointers may send a lookup anywhere,
+    // even round a loop, and the run must still end with the check's error and no rows.
+    const bytes = new Uint8Array(readFileSync(join(root, 'dist-data', 'world.geolookup')));
+    const r = rng(5);
+    for (let i = bytes.length >> 2, end = i + (8 << 20); i < end; i++) bytes[i] = (r() * 256) | 0;
+    const bad = join(dir, 'garbled.geolookup');
+    writeFileSync(bad, bytes);
+    const p = cityPoints(20_000, 5);
+    let input = 'lat,lon\n';
+    for (let i = 0; i < p.lat.length; i++) input += `${p.lat[i].toFixed(5)},${p.lon[i].toFixed(5)}\n`;
+    const out = join(dir, 'garbled-out.csv');
+    const started = Date.now();
+    const run = cli(['--data', bad, '-o', out, '--workers', '2'], { input });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/garbled\.geolookup: checksum mismatch/);
+    expect(existsSync(out)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it('memory stays bounded: a 4M-row file uses about what a 500k-row file does', async () => {
     // A file is read far faster than rows are looked up, so only the in-flight limit keeps jobs from piling up.
     const write = (n: number) => {
