@@ -3,7 +3,7 @@
 // 1. The typed-array batch API against the single-point functions, same points.
 // 2. `geolookup batch` (the built CLI, whole pipeline: read, parse, look up, write
 //    a file) on a seeded CSV of BENCH_BATCH_ROWS rows (default 10 M), with 1 worker,
-//    2 workers and all cores, BENCH_BATCH_REPEAT times each (alternating, best kept:
+//    2 workers and all cores, BENCH_BATCH_REPEAT (3) times each (alternating, best kept:
 //    on a shared machine the best run is the one least disturbed by others); then the
 //    same with the output to /dev/null, which leaves out the kernel's file-write cost.
 //    Where `taskset` exists, also 1 worker with the whole process pinned to one core: with
@@ -22,7 +22,7 @@ import { cityPoints, spherePoints, type Points } from './points.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
-const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 2);
+const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 3);
 const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
