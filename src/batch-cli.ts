@@ -411,11 +411,14 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   // ~30 ms to start, time this thread spends checking the dataset: the workers lay their
   // views over the shared bytes unchecked meanwhile, and rows go out only once it passed.
   // With the settings goes a sample of the first rows: the workers warm their row code up on it
-  // while this thread checks the dataset (their output is discarded; see batch-worker.ts).
+  // while this thread checks the dataset (their output is discarded; see batch-worker.ts). Only
+  // with a core to spare: with a worker on every core the warm-up would slow the check, which
+  // every row waits for, as much as it speeds the first jobs; they then get the first line only.
   const pool = opened.pool;
   const load: number[] = [];
   if (rest) {
-    const sample = rest.subarray(0, WARM_BYTES);
+    const firstLine = format === 'csv' ? Math.max(0, firstRecordEnd(rest)) : rest.indexOf(10) + 1;
+    const sample = rest.subarray(0, workers < availableParallelism() ? WARM_BYTES : firstLine);
     const warm = sample.length < rest.length ? sample.subarray(0, format === 'csv' ? lastRecordEnd(Buffer.from(sample.buffer, sample.byteOffset, sample.length)) : sample.lastIndexOf(10) + 1) : sample;
     for (let i = 0; i < workers; i++) {
       const worker = startWorker();
