@@ -68,31 +68,32 @@ function setUp(settings: RowSettings, data: Dataset): void {
   }
 }
 
+const spare = (r: ChunkResult) => spareBuffers.length < 4 && spareBuffers.push(r.out.buffer as ArrayBuffer);
+
 /**
  * Runs the row code over a sample of the input, results discarded, while this thread would
  * otherwise wait for the dataset check. A cold worker took ~90 ms over its first three jobs
- * (~6 ms each once optimised): V8 compiled the row loop on-stack, dropped it at a path the first
- * rows had not taken, and compiled it again. Short slices, several times over, give the loop
- * every path's feedback and enough calls to be compiled whole. Best effort: the sample is only
- * rows, and nothing of it is written.
+ * (~6 ms each once optimised): V8 compiled the row loop on-stack, dropped it at the first loop
+ * exit and again at the first transfer (below), and compiled it again. Short slices, several
+ * times over, give the loop feedback for every path and enough calls to be compiled whole.
+ * The sample is the first line alone when no core is spare (see batch-cli.ts). Best effort:
+ * the sample is only rows, and nothing of it is written.
  */
-const spare = (r: ChunkResult) => spareBuffers.length < 4 && spareBuffers.push(r.out.buffer as ArrayBuffer);
-
 function warmUp(sample: Uint8Array): void {
   if (!run || sample.length === 0) return;
   // The first buffer this thread transfers (its first job's output) detaches an ArrayBuffer,
   // which makes V8 drop every optimised function that reads typed arrays, the row loop and the
   // lookups among them (they then need a detach check). Detach a throwaway one first, so
-  // the code optimised here is the code that stays.
+  // the code optimised from here on is the code that stays.
   const scrap = new ArrayBuffer(8);
   structuredClone(scrap, { transfer: [scrap] });
-  const slices = 8;
-  const step = Math.ceil(sample.length / slices);
   try {
     // One line first, so the code after the row loop has run (and has type feedback) before
     // V8 compiles the loop on-stack; optimised code without it was dropped at every loop exit.
     const first = sample.indexOf(10) + 1;
     if (first > 0) spare(run(sample.subarray(0, first)));
+    if (first <= 0 || first === sample.length) return;
+    const step = Math.ceil(sample.length / 8);
     for (let round = 0; round < 4; round++) {
       for (let at = 0; at < sample.length; ) {
         // Whole lines only: cut after a line feed (a quoted field spanning it is rare and harmless here).
