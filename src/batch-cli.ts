@@ -270,8 +270,6 @@ function delimiterByte(d: string | undefined): number {
 /** Tried in this order on the header when --delimiter is not given: comma, tab, semicolon, bar. */
 const SNIFFED_DELIMITERS = [44, 9, 59, 124];
 
-const fmtInt = groupDigits;
-
 /** Runs a whole batch; resolves with the counts once every row is written. */
 export async function batch(opts: BatchOptions = {}): Promise<BatchSummary> {
   // The input file is closed and the workers stopped whatever happens, also on errors before
@@ -336,7 +334,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const firstChunk = Buffer.from(head.buffer, 0, headLength);
   const format = opts.format ?? formatFromName(fromFile ? opts.input : undefined) ?? sniffFormat(firstChunk);
   const spareInputs: ArrayBuffer[] = [];
-  const jobs = readJobs(readInto, firstChunk, format === 'csv' ? lastRecordEnd : (b) => b.lastIndexOf(10) + 1, spareInputs);
+  const recordEnd = format === 'csv' ? lastRecordEnd : (b: Buffer) => b.lastIndexOf(10) + 1;
+  const jobs = readJobs(readInto, firstChunk, recordEnd, spareInputs);
 
   const stats: ChunkStats = { rows: 0, found: 0, notFound: 0, errors: 0 };
   let bytesDone = 0;
@@ -417,15 +416,14 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const pool = opened.pool;
   const load: number[] = [];
   if (rest) {
-    const firstLine = format === 'csv' ? Math.max(0, firstRecordEnd(rest)) : rest.indexOf(10) + 1;
-    const sample = rest.subarray(0, workers < availableParallelism() ? WARM_BYTES : firstLine);
-    const warm = sample.length < rest.length ? sample.subarray(0, format === 'csv' ? lastRecordEnd(Buffer.from(sample.buffer, sample.byteOffset, sample.length)) : sample.lastIndexOf(10) + 1) : sample;
+    const sample = Buffer.from(rest.buffer, rest.byteOffset, Math.min(rest.length, WARM_BYTES));
+    const warm = workers < availableParallelism() ? sample.subarray(0, recordEnd(sample)) : rest.subarray(0, format === 'csv' ? Math.max(0, firstRecordEnd(rest)) : rest.indexOf(10) + 1);
     for (let i = 0; i < workers; i++) {
       const worker = startWorker();
       worker.on('error', fail);
       worker.on('exit', (code) => code !== 0 && fail(new Error(`batch worker ${i} exited with code ${code}`)));
       worker.postMessage({ dataset: shared, name: dataPath } satisfies DatasetShare);
-      worker.postMessage({ settings, warm } satisfies RowSetup);
+      worker.postMessage({ settings, warm: new Uint8Array(warm) } satisfies RowSetup); // a copy: a view would clone its whole buffer
       pool.push(worker);
       load.push(0);
     }
@@ -519,9 +517,9 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     peakRssMB: peakRssKB() / 1024,
   };
   stderr.write(
-    `geolookup batch: ${fmtInt(stats.rows)} rows, ${fmtInt(stats.found)} found, ${fmtInt(stats.notFound)} not found, ${fmtInt(stats.errors)} errors; ` +
-      `${seconds.toFixed(2)} s, ${fmtInt(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB; ` +
-      `${fmtInt(summary.rowsPerSecondAfterStartup)} rows/s after ${startupSeconds.toFixed(2)} s of start-up\n`,
+    `geolookup batch: ${groupDigits(stats.rows)} rows, ${groupDigits(stats.found)} found, ${groupDigits(stats.notFound)} not found, ${groupDigits(stats.errors)} errors; ` +
+      `${seconds.toFixed(2)} s, ${groupDigits(summary.rowsPerSecond)} rows/s, ${workers} worker${workers === 1 ? '' : 's'}, peak RSS ${summary.peakRssMB.toFixed(0)} MB; ` +
+      `${groupDigits(summary.rowsPerSecondAfterStartup)} rows/s after ${startupSeconds.toFixed(2)} s of start-up\n`,
   );
   return summary;
 }
@@ -550,7 +548,7 @@ function startProgress(stream: Writable, size: number): { update(bytes: number, 
   return {
     update(bytes, rows) {
       const s = (performance.now() - t0) / 1000;
-      bar.update(size > 0 ? Math.min(bytes, size) : 0, { rows: fmtInt(rows), rate: fmtInt(s > 0 ? rows / s : 0) });
+      bar.update(size > 0 ? Math.min(bytes, size) : 0, { rows: groupDigits(rows), rate: groupDigits(s > 0 ? rows / s : 0) });
     },
     stop: () => bar.stop(),
   };
