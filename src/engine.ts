@@ -6,7 +6,7 @@ import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 import { batchMethods, type BatchLookup } from './batch.js';
-import { boxQueries, type BoxQueries } from './boxes.js';
+import { boxQueries, regionBoxes, type BoxQueries } from './boxes.js';
 
 /** The four operations, plus the typed-array batch forms (src/batch.ts). */
 export interface GeoLookup extends BatchLookup, BoxQueries {
@@ -33,6 +33,9 @@ export interface GeoLookup extends BatchLookup, BoxQueries {
 function inRange(lat: unknown, lon: unknown): boolean {
   return typeof lat === 'number' && typeof lon === 'number' && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
 }
+
+/** Degrees added on every side of a region's box before points are tested against it (see subdivisionHolds). */
+const BOX_PAD = 1e-4;
 
 /** The initial "last code asked about": equal to nothing a caller can pass. */
 const NO_CODE = Symbol('no code yet');
@@ -195,27 +198,66 @@ export function createEngine(ds: Dataset): GeoLookup {
   // point's own code string is the one more likely to be out of cache. Only other codes go
   // through the validating lookup, which is not inlined: the doubles it takes are boxed.
   // Both start as a value no caller can pass (null would match a null code and skip its ValidationError).
+  //
+  // A repeated code is also tested against its region's bounding box before any lookup: most
+  // points asked about are far from the region, and four compares answer them. The box is the
+  // index's (src/boxes.ts: every part and every cell where the region answers by default), so it
+  // holds every point the lookup can place in the region; BOX_PAD covers what the build moves
+  // vertices by (quantisation, 1.4e-6°; off the antimeridian, 1e-5°). It is read when the code
+  // first repeats (the table of all boxes is built then, once), not when a code is first seen.
   let lastCountryCode: unknown = NO_CODE;
   let lastCountry = 0;
   let lastSubdivisionCode: unknown = NO_CODE;
   let lastSubdivision = 0;
+  const countryBox = new Float64Array(4).fill(NaN); // of lastCountry, padded; NaN until its code repeats
+  const subdivisionBox = new Float64Array(4).fill(NaN); // of lastSubdivision (an alias: both its boxes)
+
+  function outside(box: Float64Array, lat: number, lon: number): boolean {
+    const x = lon === 180 ? -180 : lon; // as the lookup folds it
+    return x < box[0] || x > box[2] || lat < box[1] || lat > box[3];
+  }
+
   function countryHolds(code: unknown, lat: number, lon: number): boolean {
+    if (code === lastCountryCode) {
+      if (countryBox[0] !== countryBox[0]) padBox(countryBox, lastCountry, -1);
+      return !outside(countryBox, lat, lon) && lastCountry === locateCountry(lat, lon);
+    }
     const c = locateCountry(lat, lon);
-    if (code === lastCountryCode) return lastCountry === c;
     if (c >= 0 && countryCodes[c] === code) return true;
     lastCountry = countryIndex(code, lat, lon);
     lastCountryCode = code;
+    countryBox[0] = NaN;
     return lastCountry === c;
   }
 
   function subdivisionHolds(code: unknown, lat: number, lon: number): boolean {
+    if (code === lastSubdivisionCode) {
+      if (subdivisionBox[0] !== subdivisionBox[0]) {
+        const alias = lastSubdivision < -1 ? -2 - lastSubdivision : -1;
+        padBox(subdivisionBox, alias, alias >= 0 ? aliasSubdivision[alias] : lastSubdivision);
+      }
+      return !outside(subdivisionBox, lat, lon) && regionIn(locate(lat, lon), lastSubdivision);
+    }
     const r = locate(lat, lon);
-    if (code === lastSubdivisionCode) return regionIn(r, lastSubdivision);
     const own = regionCode[r];
     if (own !== null && own === code) return true;
     lastSubdivision = subdivisionIndex(code, lat, lon);
     lastSubdivisionCode = code;
+    subdivisionBox[0] = NaN;
     return regionIn(r, lastSubdivision);
+  }
+
+  /** The union of country c's and subdivision s's boxes (either -1 for none), widened by BOX_PAD. */
+  function padBox(box: Float64Array, c: number, s: number): void {
+    const t = regionBoxes(ds);
+    box.set([Infinity, Infinity, -Infinity, -Infinity]);
+    for (const at of [c < 0 ? -1 : 4 * c, s < 0 ? -1 : 4 * (countryCodes.length + s)]) {
+      if (at < 0) continue;
+      box[0] = Math.min(box[0], t[at] - BOX_PAD);
+      box[1] = Math.min(box[1], t[at + 1] - BOX_PAD);
+      box[2] = Math.max(box[2], t[at + 2] + BOX_PAD);
+      box[3] = Math.max(box[3], t[at + 3] + BOX_PAD);
+    }
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as geo from '../src/index.js';
 import { ValidationError } from '../src/index.js';
-import { spherePoints, cityPoints } from '../bench/points.js';
+import { spherePoints, cityPoints, rng } from '../bench/points.js';
 
 const inside = (b: number[] | null, lon: number, lat: number) => b !== null && lon >= b[0] && lon <= b[2] && lat >= b[1] && lat <= b[3];
 
@@ -88,5 +88,63 @@ describe('regionsInBox', () => {
         expect(Object.keys((e as ValidationError).errors).length).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+// isInCountry / isInSubdivision test a code asked about again and again against its box first
+// (src/engine.ts): a box that missed a point the lookup places in the region would turn its
+// answer false. Points along every edge of each box, just inside and just outside (the build
+// moves vertices by up to 1.4e-6°), and across the box, each code over all its points in a row.
+describe('isIn* with a repeated code', () => {
+  const parentOf = new Map(geo.subdivisions().map((s) => [s.code, s.parent]));
+  const inSub = (code: string, lat: number, lon: number) => {
+    for (let s = geo.trySubdivisionFromGps(lat, lon); s; s = parentOf.get(s) ?? null) if (s === code) return true;
+    return false;
+  };
+  const r = rng(31);
+  const pick = <T,>(list: T[], n: number) => Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
+  const OFFSETS = [-2e-4, -5e-5, -2e-6, -1e-6, 0, 1e-6, 2e-6, 5e-5, 2e-4];
+
+  function pointsAround(b: number[]): [number, number][] {
+    const pts: [number, number][] = [];
+    const clampLat = (y: number) => Math.max(-90, Math.min(90, y));
+    const clampLon = (x: number) => Math.max(-180, Math.min(180, x));
+    for (let k = 0; k < 40; k++) {
+      const x = b[0] + r() * (b[2] - b[0]);
+      const y = b[1] + r() * (b[3] - b[1]);
+      for (const d of OFFSETS) {
+        pts.push([clampLat(b[1] + d), clampLon(x)], [clampLat(b[3] + d), clampLon(x)], [clampLat(y), clampLon(b[0] + d)], [clampLat(y), clampLon(b[2] + d)]);
+      }
+    }
+    const w = (b[2] - b[0]) * 0.1 + 0.01;
+    const h = (b[3] - b[1]) * 0.1 + 0.01;
+    for (let k = 0; k < 200; k++) pts.push([clampLat(b[1] - h + r() * (b[3] - b[1] + 2 * h)), clampLon(b[0] - w + r() * (b[2] - b[0] + 2 * w))]);
+    return pts;
+  }
+
+  it('isInSubdivision answers as the lookup does, up to the region box and just past it', () => {
+    const codes = pick(geo.subdivisions().filter((s) => s.covered).map((s) => s.code), 400);
+    let inside = 0;
+    for (const code of codes) {
+      for (const [lat, lon] of pointsAround(geo.boundingBox(code)!)) {
+        const want = inSub(code, lat, lon);
+        expect(geo.isInSubdivision(code, lat, lon), `${code} at ${lat},${lon}`).toBe(want);
+        if (want) inside++;
+      }
+    }
+    expect(inside).toBeGreaterThan(10_000);
+  });
+
+  it('isInCountry answers as the lookup does, up to the region box and just past it', () => {
+    const codes = pick(geo.countries().map((c) => c.code).filter((c) => geo.boundingBox(c) !== null), 120);
+    let inside = 0;
+    for (const code of codes) {
+      for (const [lat, lon] of pointsAround(geo.boundingBox(code)!)) {
+        const want = geo.tryCountryFromGps(lat, lon) === code;
+        expect(geo.isInCountry(code, lat, lon), `${code} at ${lat},${lon}`).toBe(want);
+        if (want) inside++;
+      }
+    }
+    expect(inside).toBeGreaterThan(5_000);
   });
 });
