@@ -36,6 +36,8 @@ function inRange(lat: unknown, lon: unknown): boolean {
 
 /** Degrees added on every side of a region's box before points are tested against it (see subdivisionHolds). */
 const BOX_PAD = 1e-4;
+/** Calls in a row with one subdivision code before isInSubdivision tests its box first. */
+const STREAK = 8;
 
 /** The initial "last code asked about": equal to nothing a caller can pass. */
 const NO_CODE = Symbol('no code yet');
@@ -199,64 +201,67 @@ export function createEngine(ds: Dataset): GeoLookup {
   // through the validating lookup, which is not inlined: the doubles it takes are boxed.
   // Both start as a value no caller can pass (null would match a null code and skip its ValidationError).
   //
-  // A repeated code is also tested against its region's bounding box before any lookup: most
-  // points asked about are far from the region, and four compares answer them. The box is the
-  // index's (src/boxes.ts: every part and every cell where the region answers by default), so it
-  // holds every point the lookup can place in the region; BOX_PAD covers what the build moves
-  // vertices by (quantisation, 1.4e-6°; off the antimeridian, 1e-5°). It is read when the code
-  // first repeats (the table of all boxes is built then, once), not when a code is first seen.
+  // A repeated subdivision code is also tested against its region's bounding box before any
+  // lookup: most points asked about are far from the region, and four compares answer them. The
+  // box is the index's (src/boxes.ts: every part and every cell where the region answers by
+  // default), so it holds every point the lookup can place in the region; BOX_PAD covers what
+  // the build moves vertices by (quantisation, 1.4e-6°; off the antimeridian, 1e-5°). It is set
+  // when a code is cached (the table of all boxes is built at the first, once, ~10 ms). Countries
+  // are big and their lookups cheap: there the test bought nothing and cost the own-code path.
   let lastCountryCode: unknown = NO_CODE;
   let lastCountry = 0;
   let lastSubdivisionCode: unknown = NO_CODE;
   let lastSubdivision = 0;
-  const countryBox = new Float64Array(4).fill(NaN); // of lastCountry, padded; NaN until its code repeats
-  const subdivisionBox = new Float64Array(4).fill(NaN); // of lastSubdivision (an alias: both its boxes)
-
-  function outside(box: Float64Array, lat: number, lon: number): boolean {
-    const x = lon === 180 ? -180 : lon; // as the lookup folds it
-    return x < box[0] || x > box[2] || lat < box[1] || lat > box[3];
-  }
-
+  const box = Float64Array.of(-Infinity, -Infinity, Infinity, Infinity); // of lastSubdivision, padded
+  // Calls with the last code since it was cached. Comparing the code first, before the lookup, cost the
+  // own-code question ~6 ns near cities (the lookup's reads no longer overlapped the compare's),
+  // so the box goes first only once the same code has come STREAK times running.
+  let streak = 0;
   function countryHolds(code: unknown, lat: number, lon: number): boolean {
-    if (code === lastCountryCode) {
-      if (countryBox[0] !== countryBox[0]) padBox(countryBox, lastCountry, -1);
-      return !outside(countryBox, lat, lon) && lastCountry === locateCountry(lat, lon);
-    }
     const c = locateCountry(lat, lon);
+    if (code === lastCountryCode) return lastCountry === c;
     if (c >= 0 && countryCodes[c] === code) return true;
     lastCountry = countryIndex(code, lat, lon);
     lastCountryCode = code;
-    countryBox[0] = NaN;
     return lastCountry === c;
   }
 
   function subdivisionHolds(code: unknown, lat: number, lon: number): boolean {
-    if (code === lastSubdivisionCode) {
-      if (subdivisionBox[0] !== subdivisionBox[0]) {
-        const alias = lastSubdivision < -1 ? -2 - lastSubdivision : -1;
-        padBox(subdivisionBox, alias, alias >= 0 ? aliasSubdivision[alias] : lastSubdivision);
+    if (streak >= STREAK) {
+      if (code === lastSubdivisionCode) {
+        const x = lon === 180 ? -180 : lon; // as the lookup folds it
+        if (x < box[0] || x > box[2] || lat < box[1] || lat > box[3]) return false;
+        return regionIn(locate(lat, lon), lastSubdivision);
       }
-      return !outside(subdivisionBox, lat, lon) && regionIn(locate(lat, lon), lastSubdivision);
+      streak = 0;
     }
     const r = locate(lat, lon);
+    if (code === lastSubdivisionCode) {
+      streak++;
+      return regionIn(r, lastSubdivision);
+    }
     const own = regionCode[r];
     if (own !== null && own === code) return true;
     lastSubdivision = subdivisionIndex(code, lat, lon);
     lastSubdivisionCode = code;
-    subdivisionBox[0] = NaN;
+    streak = 0;
+    boxOf(lastSubdivision);
     return regionIn(r, lastSubdivision);
   }
 
-  /** The union of country c's and subdivision s's boxes (either -1 for none), widened by BOX_PAD. */
-  function padBox(box: Float64Array, c: number, s: number): void {
+  /** Sets `box` to the padded box of a subdivisionIndex result (an alias: its country's and its own). */
+  function boxOf(target: number): void {
     const t = regionBoxes(ds);
-    box.set([Infinity, Infinity, -Infinity, -Infinity]);
-    for (const at of [c < 0 ? -1 : 4 * c, s < 0 ? -1 : 4 * (countryCodes.length + s)]) {
-      if (at < 0) continue;
-      box[0] = Math.min(box[0], t[at] - BOX_PAD);
-      box[1] = Math.min(box[1], t[at + 1] - BOX_PAD);
-      box[2] = Math.max(box[2], t[at + 2] + BOX_PAD);
-      box[3] = Math.max(box[3], t[at + 3] + BOX_PAD);
+    const alias = target < -1 ? -2 - target : -1;
+    const s = alias >= 0 ? aliasSubdivision[alias] : target;
+    const c0 = alias >= 0 ? 4 * alias : -1;
+    const s0 = s >= 0 ? 4 * (countryCodes.length + s) : -1;
+    for (let k = 0; k < 4; k++) {
+      const low = k < 2;
+      let v = low ? Infinity : -Infinity;
+      if (c0 >= 0) v = low ? Math.min(v, t[c0 + k]) : Math.max(v, t[c0 + k]);
+      if (s0 >= 0) v = low ? Math.min(v, t[s0 + k]) : Math.max(v, t[s0 + k]);
+      box[k] = low ? v - BOX_PAD : v + BOX_PAD;
     }
   }
 

@@ -91,10 +91,11 @@ describe('regionsInBox', () => {
   });
 });
 
-// isInCountry / isInSubdivision test a code asked about again and again against its box first
-// (src/engine.ts): a box that missed a point the lookup places in the region would turn its
-// answer false. Points along every edge of each box, just inside and just outside (the build
-// moves vertices by up to 1.4e-6°), and across the box, each code over all its points in a row.
+// isInSubdivision tests a code asked about again and again against its box first (src/engine.ts):
+// a box that missed a point the lookup places in the region would turn its answer false. Points
+// along every edge of each box, just inside and just outside (the build moves vertices by up to
+// 1.4e-6°), and across the box, each code over all its points in a row; isInCountry's
+// repeated-code path (no box) the same way.
 describe('isIn* with a repeated code', () => {
   const parentOf = new Map(geo.subdivisions().map((s) => [s.code, s.parent]));
   const inSub = (code: string, lat: number, lon: number) => {
