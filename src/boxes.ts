@@ -51,7 +51,7 @@ export function regionBoxes(ds: Dataset): Float64Array {
   const countries = ds.countryCodes.length;
   const { subdivisionParent, partCodes } = ds;
   t = new Float64Array(4 * (countries + subdivisionParent.length));
-  for (let i = 0; i < t.length; i += 4) t.set([Infinity, Infinity, -Infinity, -Infinity], i);
+  for (let i = 0; i < t.length; i++) t[i] = (i & 3) < 2 ? Infinity : -Infinity;
   const grow = (at: number, x0: number, y0: number, x1: number, y1: number) => {
     if (x0 < t![at]) t![at] = x0;
     if (y0 < t![at + 1]) t![at + 1] = y0;
@@ -67,6 +67,23 @@ export function regionBoxes(ds: Dataset): Float64Array {
   });
   tables.set(ds, t);
   return t;
+}
+
+/**
+ * Writes into `out` the union of country c's and subdivision s's boxes (either -1 for none),
+ * widened by `pad` on every side; Infinity, Infinity, -Infinity, -Infinity when both are empty.
+ */
+export function unionBox(ds: Dataset, c: number, s: number, out: Float64Array | number[], pad = 0): void {
+  const t = regionBoxes(ds);
+  const c0 = c >= 0 ? 4 * c : -1;
+  const s0 = s >= 0 ? 4 * (ds.countryCodes.length + s) : -1;
+  for (let k = 0; k < 4; k++) {
+    const low = k < 2;
+    let v = low ? Infinity : -Infinity;
+    if (c0 >= 0) v = low ? Math.min(v, t[c0 + k]) : Math.max(v, t[c0 + k]);
+    if (s0 >= 0) v = low ? Math.min(v, t[s0 + k]) : Math.max(v, t[s0 + k]);
+    out[k] = low ? v - pad : v + pad;
+  }
 }
 
 export function boxQueries(ds: Dataset): BoxQueries {
@@ -95,15 +112,8 @@ export function boxQueries(ds: Dataset): BoxQueries {
       // sea, for instance): its box covers both.
       const sub = ds.subdivisionByCode.get(upper);
       if (country === undefined && sub === undefined) return null;
-      const t = regionBoxes(ds);
-      const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-      for (const at of [country === undefined ? -1 : 4 * country, sub === undefined ? -1 : 4 * (countryCodes.length + sub)]) {
-        if (at < 0) continue;
-        box[0] = Math.min(box[0], t[at]);
-        box[1] = Math.min(box[1], t[at + 1]);
-        box[2] = Math.max(box[2], t[at + 2]);
-        box[3] = Math.max(box[3], t[at + 3]);
-      }
+      const box: BBox = [0, 0, 0, 0];
+      unionBox(ds, country ?? -1, sub ?? -1, box);
       return box[0] === Infinity ? null : box;
     },
   };

@@ -6,7 +6,7 @@ import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from './container.js';
 import { batchMethods, type BatchLookup } from './batch.js';
-import { boxQueries, regionBoxes, type BoxQueries } from './boxes.js';
+import { boxQueries, unionBox, type BoxQueries } from './boxes.js';
 
 /** The four operations, plus the typed-array batch forms (src/batch.ts). */
 export interface GeoLookup extends BatchLookup, BoxQueries {
@@ -253,18 +253,8 @@ export function createEngine(ds: Dataset): GeoLookup {
 
   /** Sets `box` to the padded box of a subdivisionIndex result (an alias: its country's and its own). */
   function boxOf(target: number): void {
-    const t = regionBoxes(ds);
     const alias = target < -1 ? -2 - target : -1;
-    const s = alias >= 0 ? aliasSubdivision[alias] : target;
-    const c0 = alias >= 0 ? 4 * alias : -1;
-    const s0 = s >= 0 ? 4 * (countryCodes.length + s) : -1;
-    for (let k = 0; k < 4; k++) {
-      const low = k < 2;
-      let v = low ? Infinity : -Infinity;
-      if (c0 >= 0) v = low ? Math.min(v, t[c0 + k]) : Math.max(v, t[c0 + k]);
-      if (s0 >= 0) v = low ? Math.min(v, t[s0 + k]) : Math.max(v, t[s0 + k]);
-      box[k] = low ? v - BOX_PAD : v + BOX_PAD;
-    }
+    unionBox(ds, alias, alias >= 0 ? aliasSubdivision[alias] : target, box, BOX_PAD);
   }
 
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
