@@ -68,7 +68,10 @@ function setUp(settings: RowSettings, data: Dataset): void {
   }
 }
 
-const spare = (r: ChunkResult) => spareBuffers.length < 4 && spareBuffers.push(r.out.buffer as ArrayBuffer);
+/** Keeps a written-out output buffer for the next job (a few at most). */
+function keepSpare(buffer: ArrayBuffer): void {
+  if (spareBuffers.length < 4) spareBuffers.push(buffer);
+}
 
 /**
  * Runs the row code over a sample of the input, results discarded, while this thread would
@@ -91,7 +94,7 @@ function warmUp(sample: Uint8Array): void {
     // One line first, so the code after the row loop has run (and has type feedback) before
     // V8 compiles the loop on-stack; optimised code without it was dropped at every loop exit.
     const first = sample.indexOf(10) + 1;
-    if (first > 0) spare(run(sample.subarray(0, first)));
+    if (first > 0) keepSpare(run(sample.subarray(0, first)).out.buffer as ArrayBuffer);
     if (first <= 0 || first === sample.length) return;
     const step = Math.ceil(sample.length / 8);
     for (let round = 0; round < 4; round++) {
@@ -100,7 +103,7 @@ function warmUp(sample: Uint8Array): void {
         let end = Math.min(sample.length, at + step);
         const lf = sample.lastIndexOf(10, end - 1);
         if (end < sample.length && lf >= at) end = lf + 1;
-        spare(run(sample.subarray(at, end)));
+        keepSpare(run(sample.subarray(at, end)).out.buffer as ArrayBuffer);
         at = end;
       }
     }
@@ -111,7 +114,7 @@ function warmUp(sample: Uint8Array): void {
 
 parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
   if ('recycle' in m) {
-    if (spareBuffers.length < 4) spareBuffers.push(m.recycle);
+    keepSpare(m.recycle);
     return;
   }
   try {
