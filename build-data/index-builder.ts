@@ -6,7 +6,7 @@
 import Flatbush from 'flatbush';
 import { clipPart, partArea, partContains, type Box, type Ring } from './clip.js';
 import { Grow } from './grow.js';
-import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, type IndexParams } from '../src/layout.js';
+import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TABLE_GRID, TABLE_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, type IndexParams } from '../src/layout.js';
 
 export interface Part {
   layer: 'country' | 'subdivision';
@@ -126,6 +126,11 @@ function childCell(cell: Box, nx: number, ny: number, i: number, j: number): Box
   };
 }
 
+/** Table cell k of a leaf cell (TABLE_GRID per side, row-major from the south-west). */
+function tableCell(cell: Box, k: number): Box {
+  return childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID));
+}
+
 /**
  * Splits pieces over an nx × ny grid of child cells by recursive halving, so a
  * long ring is clipped O(log n) times instead of once per child. Each child
@@ -171,7 +176,7 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   const blockCountry = new Grow(Uint16Array);
   const records = new Grow(Uint32Array);
   let coordVertices = 0;
-  const stats = { seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
+  const stats = { tables: 0, seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
   const gapDistancesKm: number[] = [];
 
   // Region ids: 0 = no country; then (country, none) and (country, subdivision) in code order.
@@ -216,33 +221,96 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   segIndex.finish();
   const hasSubdivisions = subsOfCountry.map((s) => s.length > 0);
 
-  function nearestSubdivision(c: number, x: number, y: number): number {
-    if (!hasSubdivisions[c]) return -1;
-    const cos = Math.max(Math.cos((y * Math.PI) / 180), 0.01);
-    const maxDeg = opts.gapKm / KM_PER_DEG / cos;
-    const ids = segIndex.neighbors(x, y, 64, maxDeg, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+  /** Distance (km, local equirectangular frame) from (x, y) to segment `id`. */
+  function segmentKm(id: number, x: number, y: number, cos: number): number {
+    const ax = (segs[4 * id] - x) * cos, ay = segs[4 * id + 1] - y;
+    const bx = (segs[4 * id + 2] - x) * cos, by = segs[4 * id + 3] - y;
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
+    const px = ax + t * dx, py = ay + t * dy;
+    return Math.sqrt(px * px + py * py) * KM_PER_DEG;
+  }
+
+  const cosOf = (y: number) => Math.max(Math.cos((y * Math.PI) / 180), 0.01);
+
+  /** The nearest of segments `ids` to (x, y): [part index, km]; ties go to the lower part, so the build is deterministic. */
+  function nearestOf(ids: ArrayLike<number>, x: number, y: number): [number, number] {
+    const cos = cosOf(y);
     let best = Infinity;
     let bestPart = -1;
-    for (const id of ids) {
-      // Point-to-segment distance in a local equirectangular frame (km).
-      const ax = (segs[4 * id] - x) * cos, ay = segs[4 * id + 1] - y;
-      const bx = (segs[4 * id + 2] - x) * cos, by = segs[4 * id + 3] - y;
-      const dx = bx - ax, dy = by - ay;
-      const len2 = dx * dx + dy * dy;
-      const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
-      const px = ax + t * dx, py = ay + t * dy;
-      const d = Math.sqrt(px * px + py * py) * KM_PER_DEG;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const d = segmentKm(id, x, y, cos);
       if (d < best || (d === best && segOwner[id] < bestPart)) {
         best = d;
         bestPart = segOwner[id];
       }
     }
-    if (bestPart < 0 || best > opts.gapKm) {
+    return [bestPart, best];
+  }
+
+  /** Nearest subdivision part of country c to (x, y) within gapKm: [part index or -1, km]. */
+  function nearestPart(c: number, x: number, y: number): [number, number] {
+    if (!hasSubdivisions[c]) return [-1, Infinity];
+    const maxDeg = opts.gapKm / KM_PER_DEG / cosOf(y);
+    const ids = segIndex.neighbors(x, y, 64, maxDeg, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+    const [part, km] = nearestOf(ids, x, y);
+    return part < 0 || km > opts.gapKm ? [-1, Infinity] : [part, km];
+  }
+
+  function nearestSubdivision(c: number, x: number, y: number): number {
+    if (!hasSubdivisions[c]) return -1;
+    const [part, km] = nearestPart(c, x, y);
+    if (part < 0) {
       stats.fallbackMisses++;
       return -1;
     }
-    gapDistancesKm.push(best);
-    return subdivisionParts[bestPart].subdivision;
+    gapDistancesKm.push(km);
+    return subdivisionParts[part].subdivision;
+  }
+
+  /**
+   * The leaf's default per table cell (TABLE_GRID² of them, row-major from the south-west), or
+   * null when one default serves the whole leaf. Where country c's subdivision polygons leave
+   * part of the window uncovered (shores, river banks: the country layer is OSM at 10 m, the
+   * subdivisions Natural Earth at ~1 km), a point there answers the subdivision nearest to its
+   * table cell's centre (the one holding the centre, else the nearest within gapKm), not to the
+   * leaf's: Yonkers lies 70 m outside Natural Earth's New York and answered New Jersey, the
+   * subdivision nearest the centre of its 1/8° leaf.
+   */
+  function gapTable(c: number, items: Piece[], cell: Box, win: Box): Int32Array | null {
+    const winArea = (win.x1 - win.x0) * (win.y1 - win.y0);
+    let covered = 0;
+    for (const p of items) covered += partArea(p.rings);
+    if (covered >= winArea * (1 - 1e-9)) return null; // no gap: the default answers nothing
+    // Every table cell's nearest segment lies within d0 + the leaf's diagonal of the leaf's
+    // centre (d0: the centre's own nearest distance), so those segments are all it needs.
+    const cx = (cell.x0 + cell.x1) / 2;
+    const cy = (cell.y0 + cell.y1) / 2;
+    const cos = cosOf(cy);
+    const diagKm = Math.hypot((cell.x1 - cell.x0) * cos, cell.y1 - cell.y0) * KM_PER_DEG;
+    const [, d0] = nearestPart(c, cx, cy);
+    const reachKm = Math.min(d0, opts.gapKm) + diagKm;
+    const ry = reachKm / KM_PER_DEG;
+    const rx = ry / cosOf(Math.abs(cy) + ry);
+    const ids = segIndex.search(cx - rx, cy - ry, cx + rx, cy + ry, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+    const subs = new Set<number>();
+    for (const p of items) subs.add(p.part.subdivision);
+    for (const id of ids) subs.add(subdivisionParts[segOwner[id]].subdivision);
+    if (subs.size <= 1) return null;
+    const table = new Int32Array(TABLE_GRID * TABLE_GRID);
+    for (let k = 0; k < table.length; k++) {
+      const x = cell.x0 + (((k % TABLE_GRID) + 0.5) / TABLE_GRID) * (cell.x1 - cell.x0);
+      const y = cell.y0 + ((Math.floor(k / TABLE_GRID) + 0.5) / TABLE_GRID) * (cell.y1 - cell.y0);
+      const inside = items.find((p) => partContains(p.rings, x, y));
+      if (inside) table[k] = inside.part.subdivision;
+      else {
+        const [part, km] = nearestOf(ids, x, y);
+        table[k] = part < 0 || km > opts.gapKm ? -1 : subdivisionParts[part].subdivision;
+      }
+    }
+    return table.every((v) => v === table[0]) ? null : table;
   }
 
   // Overlaps resolved, measured where a winning part covers a whole cell: every
@@ -448,10 +516,11 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     const cx = (cell.x0 + cell.x1) / 2;
     const cy = (cell.y0 + cell.y1) / 2;
     const countryEntry = new Map<number, number>();
-    const pending: [number, [number, number[][]][], number][] = []; // [default, items, country]
+    const pending: [number, [number, number[][]][], number, number[] | null][] = []; // [default, items, country, table regions]
     for (const c of [...countries].sort((a, b) => a - b)) {
       const s = stage2.get(c)!;
       let sDefault: number;
+      let table: Int32Array | null = null;
       if (s.full) sDefault = s.full.part.subdivision;
       else {
         const inside = s.items.find((p) => partContains(p.rings, cx, cy));
@@ -460,21 +529,29 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
           stats.fallbackCells++;
           sDefault = nearestSubdivision(c, cx, cy);
         }
+        if (hasSubdivisions[c]) table = gapTable(c, s.items, cell, win);
         // The default answers the rest of the cell, which can reach past the subdivision's
         // own polygons (coast, fallback): its box must cover that for bounding-box queries.
-        if (sDefault >= 0) growDefaultBox(sDefault, cell);
+        if (table) {
+          stats.tables++;
+          table.forEach((v, k) => v >= 0 && growDefaultBox(v, tableCell(cell, k)));
+        } else if (sDefault >= 0) growDefaultBox(sDefault, cell);
       }
-      const kept = s.full ? s.kept : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
+      // With a table every polygon stays: the trimmed ones would answer a table cell's default.
+      const kept = s.full ? s.kept : table ? s.items : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
       const items = quantiseItems(kept, (p) => region(c, p.part.subdivision), win);
-      if (items.length === 0) countryEntry.set(c, region(c, sDefault));
-      else pending.push([region(c, sDefault), items, c]);
+      const regions = table ? Array.from(table, (v) => region(c, v)) : null;
+      if (items.length === 0 && !regions) countryEntry.set(c, region(c, sDefault));
+      else pending.push([region(c, sDefault), items, c, regions]);
     }
     const cItems = quantiseItems(cItems1, (p) => p.part.country, win);
     // Stage-1 record first, so nested records always sit at higher offsets.
     const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
-    for (const [def, items, c] of pending) {
-      const at = records.reserve(recordSize(items));
-      writeRecord(def, items, at, c);
+    for (const [def, items, c, table] of pending) {
+      const size = recordSize(items);
+      const at = records.reserve(size + (table ? TABLE_WORDS : 0));
+      writeRecord(table ? ((TAG_TABLE << TAG_SHIFT) | (at + size)) >>> 0 : def, items, at, c);
+      if (table) for (let k = 0; k < TABLE_WORDS; k++) records.data[at + size + k] = (table[2 * k] | (table[2 * k + 1] << 16)) >>> 0;
       stats.records++;
       countryEntry.set(c, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
     }

@@ -24,6 +24,7 @@ export function writeReport(src: Sources, index: BuiltIndex, config: BuildConfig
   const gaps = [...index.gapDistancesKm].sort((a, b) => a - b);
   L.push('', '## Coastal gaps', '');
   L.push(`Cells where the country layer holds land but none of that country's subdivision polygons cover the cell centre get the nearest subdivision of the same country within ${gapKm} km.`);
+  L.push(`Where a leaf's subdivision polygons leave part of it uncovered and two or more subdivisions are near, the same rule is applied at the centre of each of its 8 × 8 default-table cells instead: ${index.stats.tables} leaves.`);
   L.push(`Distances found (km): n ${gaps.length}, median ${quantile(gaps, 0.5).toFixed(2)}, p90 ${quantile(gaps, 0.9).toFixed(2)}, p99 ${quantile(gaps, 0.99).toFixed(2)}, max ${(gaps[gaps.length - 1] ?? 0).toFixed(2)}; cells beyond the limit: ${index.stats.fallbackMisses}.`);
   L.push('', '## Overlapping country polygons and how they were resolved', '');
   L.push('Where polygons of two countries overlap, the smaller containing part wins (enclaves), or the winner named in policy.json (disputes). Land is compared with land and sea with sea (sea only answers where no land is). Area is measured where the winner covers whole index cells, so slivers along shared borders are left out.', '');

@@ -13,8 +13,8 @@
 // Each mixed sub-cell is split once more, SUB_GRID × SUB_GRID, with the same rule and the same
 // palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
 
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from '../src/layout.js';
-import { evalRecord } from '../src/locate.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from '../src/layout.js';
+import { evalRecord, tableRegion } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
 export interface SlotTables {
@@ -124,7 +124,18 @@ function answerIn(records: Uint32Array, coords: Uint16Array, record: number, rin
   let r = record;
   do r = evalRecord(records, coords, r & VALUE_MASK, centre);
   while (r >>> TAG_SHIFT === TAG_RECORD);
-  return r;
+  if (r >>> TAG_SHIFT !== TAG_TABLE) return r;
+  // A default table: the answer holds over the sub-cell only if every table cell it meets agrees.
+  let answer = -1;
+  for (let tj = Math.floor((j * TABLE_GRID) / n); tj < Math.ceil(((j + 1) * TABLE_GRID) / n); tj++) {
+    for (let ti = Math.floor((i * TABLE_GRID) / n); ti < Math.ceil(((i + 1) * TABLE_GRID) / n); ti++) {
+      const at = Float64Array.of(((ti + 0.5) / TABLE_GRID + margin) * qscale, ((tj + 0.5) / TABLE_GRID + margin) * qscale);
+      const v = tableRegion(records, r, at, margin, qscale);
+      if (answer >= 0 && v !== answer) return -1;
+      answer = v;
+    }
+  }
+  return answer;
 }
 
 /** One slot's words: the (up to) three most frequent sub-cell regions as its palette, then the codes. */

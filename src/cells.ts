@@ -4,7 +4,7 @@
 // so a change to the format is made in these three places.
 
 import type { Dataset } from './dataset.js';
-import { GRID_COLS, RECORD_HEADER, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK } from './layout.js';
+import { GRID_COLS, RECORD_HEADER, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from './layout.js';
 
 /** A half-open cell [x0, x1) × [y0, y1) in degrees (x = longitude, y = latitude). */
 export interface Cell {
@@ -31,8 +31,8 @@ export interface LeafRecord {
   /** Country index for a record that lists one country's subdivisions, else -1. */
   country: number;
   items: RecordItem[];
-  /** Where no item holds the point. */
-  fallback: LeafEntry;
+  /** Where no item holds the point: an entry, or a default table (its cells' regions, row-major from the south-west). */
+  fallback: LeafEntry | { kind: 'table'; cells: Cell[]; regions: number[] };
 }
 
 function leafEntry(e: number): LeafEntry {
@@ -119,5 +119,17 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
     }
     items.push({ entry, rings });
   }
-  return { country: rec[record + 2] - 1, items, fallback: leafEntry(rec[record + 1]) };
+  const def = rec[record + 1];
+  if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, fallback: leafEntry(def) };
+  const cells: Cell[] = [];
+  const regions: number[] = [];
+  const w = (cell.x1 - cell.x0) / TABLE_GRID;
+  const h = (cell.y1 - cell.y0) / TABLE_GRID;
+  for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
+    const i = k % TABLE_GRID;
+    const j = (k - i) / TABLE_GRID;
+    cells.push({ x0: cell.x0 + i * w, y0: cell.y0 + j * h, x1: i === TABLE_GRID - 1 ? cell.x1 : cell.x0 + (i + 1) * w, y1: j === TABLE_GRID - 1 ? cell.y1 : cell.y0 + (j + 1) * h });
+    regions.push((rec[(def & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff);
+  }
+  return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
 }

@@ -5,7 +5,7 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from './boxes.js';
 import { DataError } from './errors.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, mixedCodes, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, VALUE_MASK, type IndexParams } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NONE16, RECORD_HEADER, SECTIONS, SLOT_WORDS, mixedCodes, TAG_BLOCK, TABLE_WORDS, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK, type IndexParams } from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -411,7 +411,9 @@ function scanRecords(records: Uint32Array, first: number, stop: number, starts: 
       if (e >>> TAG_SHIFT === 0) {
         if (v >= regionCount) return -1 - r;
       } else if (e >>> TAG_SHIFT === TAG_RECORD && v > r && v < len) forward.push(v);
-      else return -1 - r;
+      // A default table only in a record of one country's subdivisions (country lookups stop
+      // there); where it sits is checked below.
+      else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || records[r + 2] === 0) return -1 - r;
     }
     let v = p;
     p = r + RECORD_HEADER;
@@ -425,6 +427,13 @@ function scanRecords(records: Uint32Array, first: number, stop: number, starts: 
       }
     }
     if (v <= r + 1) return -1 - r;
+    const def = records[r + 1];
+    if (def >>> TAG_SHIFT === TAG_TABLE) {
+      // Right after the vertices, every entry a region in range.
+      if ((def & VALUE_MASK) !== v || v + TABLE_WORDS > len) return -1 - r;
+      for (let k = v; k < v + TABLE_WORDS; k++) if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
+      v += TABLE_WORDS;
+    }
     r = v;
   }
   return r;

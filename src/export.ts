@@ -9,7 +9,7 @@ import type { Dataset } from './dataset.js';
 import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from './cells.js';
 import { dissolve, EdgeSet, trapezoids, type FlatPolygon } from './export-geometry.js';
 import { locator } from './locate.js';
-import { GRID_COLS, GRID_ROWS } from './layout.js';
+import { GRID_COLS, GRID_ROWS, TABLE_GRID } from './layout.js';
 
 export type ExportLayer = 'country' | 'subdivision';
 export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv-wkt';
@@ -77,6 +77,15 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
       if (!countryLayer && item.entry.kind === 'record') ringsOf(item.entry.record, cell, out);
     }
     if (!countryLayer && rec.fallback.kind === 'record') ringsOf(rec.fallback.record, cell, out);
+    // A default table's answer changes between its cells: their edges cut the leaf like rings.
+    if (!countryLayer && rec.fallback.kind === 'table') {
+      const { cells, regions } = rec.fallback;
+      cells.forEach((t, k) => {
+        const east = k % TABLE_GRID < TABLE_GRID - 1 && regions[k + 1] !== regions[k];
+        const north = k + TABLE_GRID < regions.length && regions[k + TABLE_GRID] !== regions[k];
+        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1));
+      });
+    }
   };
 
   for (let r = 0; r < GRID_ROWS; r++) {

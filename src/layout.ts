@@ -16,10 +16,12 @@ export const GRID_ROWS = 180;
  *      `blockcountry` holds, at the same offsets, each child's single country + 2
  *      (1 = no country, 0 = several), so country lookups stop a level early
  *   2: offset of a geometry record in `records`
+ *   3: (a record's default only) offset of the record's default table in `records`
  */
 export const TAG_SHIFT = 30;
 export const TAG_BLOCK = 1;
 export const TAG_RECORD = 2;
+export const TAG_TABLE = 3;
 export const VALUE_MASK = 0x3fffffff;
 
 /**
@@ -35,6 +37,17 @@ export const VALUE_MASK = 0x3fffffff;
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
+/**
+ * Default table: a record that lists one country's subdivisions may give, instead of one
+ * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the
+ * default answers where none of the record's subdivision polygons holds the point: coastal
+ * and river-bank gaps between the two sources; see build-data/index-builder.ts gapTable).
+ * The table follows the record's vertices: TABLE_GRID² Uint16 region ids, row-major from the
+ * south-west, two per word (low half first). Its grid is the record slots' SLOT_GRID, so a
+ * slot sub-cell lies in exactly one table cell.
+ */
+export const TABLE_GRID = 8;
+export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
 /** gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries. */
 export const UNIFORM_MIXED = 0;
 

@@ -2,7 +2,7 @@
 // only and allocates nothing.
 
 import type { Dataset } from './dataset.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_WORDS, SUB_GRID } from './layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_WORDS, SUB_GRID, TABLE_GRID, VALUE_MASK } from './layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -140,7 +140,8 @@ function createLocator(ds: Dataset): Locator {
   function evalRecords(r: number): number {
     let e = evalRecord(records, coords, r, q);
     while (e >>> 30 === 2) e = evalRecord(records, coords, e & 0x3fffffff, q);
-    return e;
+    // A default table (tag 3; as an int32, negative like a record entry).
+    return e < 0 ? tableRegion(records, e, q, margin, qscale) : e;
   }
 
   // Stops early where gridcountry / blockcountry name a cell's single country, and at a record
@@ -194,8 +195,23 @@ function createLocator(ds: Dataset): Locator {
 }
 
 /**
+ * The region a default table entry `e` (layout.ts) gives at the point q (quantised units over
+ * the cell window: the cell spans margin·qscale to (1 + margin)·qscale on each axis).
+ */
+export function tableRegion(rec: Uint32Array, e: number, q: Float64Array, margin: number, qscale: number): number {
+  let i = ((q[0] / qscale - margin) * TABLE_GRID) | 0;
+  let j = ((q[1] / qscale - margin) * TABLE_GRID) | 0;
+  // Rounding can put a point on the cell's edge a hair outside it.
+  i = i < 0 ? 0 : i >= TABLE_GRID ? TABLE_GRID - 1 : i;
+  j = j < 0 ? 0 : j >= TABLE_GRID ? TABLE_GRID - 1 : j;
+  const k = j * TABLE_GRID + i;
+  return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
+}
+
+/**
  * First item whose rings hold the point (q[0], q[1]) (quantised units) under the even-odd rule,
- * else the record's default; as an int32, so that a record entry (top bit set) is not boxed.
+ * else the record's default (a region, a record, or a default table: see tableRegion); as an
+ * int32, so that a record entry (top bit set) is not boxed.
  */
 export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: Float64Array): number {
   const px = q[0];
