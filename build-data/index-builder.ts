@@ -301,8 +301,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     if (subs.size <= 1) return null;
     const table = new Int32Array(TABLE_GRID * TABLE_GRID);
     for (let k = 0; k < table.length; k++) {
-      const x = cell.x0 + (((k % TABLE_GRID) + 0.5) / TABLE_GRID) * (cell.x1 - cell.x0);
-      const y = cell.y0 + ((Math.floor(k / TABLE_GRID) + 0.5) / TABLE_GRID) * (cell.y1 - cell.y0);
+      const t = tableCell(cell, k);
+      const x = (t.x0 + t.x1) / 2;
+      const y = (t.y0 + t.y1) / 2;
       const inside = items.find((p) => partContains(p.rings, x, y));
       if (inside) table[k] = inside.part.subdivision;
       else {

@@ -14,7 +14,7 @@
 // palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
 
 import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from '../src/layout.js';
-import { evalRecord, tableRegion } from '../src/locate.js';
+import { evalRecord, tableEntry } from '../src/locate.js';
 import type { BuiltIndex } from './index-builder.js';
 
 export interface SlotTables {
@@ -129,8 +129,7 @@ function answerIn(records: Uint32Array, coords: Uint16Array, record: number, rin
   let answer = -1;
   for (let tj = Math.floor((j * TABLE_GRID) / n); tj < Math.ceil(((j + 1) * TABLE_GRID) / n); tj++) {
     for (let ti = Math.floor((i * TABLE_GRID) / n); ti < Math.ceil(((i + 1) * TABLE_GRID) / n); ti++) {
-      const at = Float64Array.of(((ti + 0.5) / TABLE_GRID + margin) * qscale, ((tj + 0.5) / TABLE_GRID + margin) * qscale);
-      const v = tableRegion(records, r, at, margin, qscale);
+      const v = tableEntry(records, r, tj * TABLE_GRID + ti);
       if (answer >= 0 && v !== answer) return -1;
       answer = v;
     }

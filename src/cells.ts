@@ -4,6 +4,7 @@
 // so a change to the format is made in these three places.
 
 import type { Dataset } from './dataset.js';
+import { tableEntry } from './locate.js';
 import { GRID_COLS, RECORD_HEADER, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from './layout.js';
 
 /** A half-open cell [x0, x1) × [y0, y1) in degrees (x = longitude, y = latitude). */
@@ -41,6 +42,18 @@ function leafEntry(e: number): LeafEntry {
   return { kind: 'region', region: e & VALUE_MASK };
 }
 
+/** Child (cx, cy) of a cell split f × f, with the builder's edges: the last child ends exactly on the parent's edge. */
+function childCell(cell: Cell, f: number, cx: number, cy: number): Cell {
+  const w = (cell.x1 - cell.x0) / f;
+  const h = (cell.y1 - cell.y0) / f;
+  return {
+    x0: cell.x0 + cx * w,
+    y0: cell.y0 + cy * h,
+    x1: cx === f - 1 ? cell.x1 : cell.x0 + (cx + 1) * w,
+    y1: cy === f - 1 ? cell.y1 : cell.y0 + (cy + 1) * h,
+  };
+}
+
 /**
  * Visits the leaves of level-0 cell (col, row), south-west first, as the lookup
  * descends: with `countryOnly`, a gridcountry or blockcountry entry naming a single
@@ -61,17 +74,9 @@ export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: 
     }
     const block = e & VALUE_MASK;
     const f = ds.fanouts[depth];
-    const w = (cell.x1 - cell.x0) / f;
-    const h = (cell.y1 - cell.y0) / f;
     for (let cy = 0; cy < f; cy++) {
       for (let cx = 0; cx < f; cx++) {
-        // Same child edges as the builder: the last child ends exactly on the parent's edge.
-        const child: Cell = {
-          x0: cell.x0 + cx * w,
-          y0: cell.y0 + cy * h,
-          x1: cx === f - 1 ? cell.x1 : cell.x0 + (cx + 1) * w,
-          y1: cy === f - 1 ? cell.y1 : cell.y0 + (cy + 1) * h,
-        };
+        const child = childCell(cell, f, cx, cy);
         const at = block + cy * f + cx;
         if (countryOnly && ds.blockCountry[at] !== 0) visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
         else walk(ds.blocks[at], child, depth + 1);
@@ -123,13 +128,9 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, fallback: leafEntry(def) };
   const cells: Cell[] = [];
   const regions: number[] = [];
-  const w = (cell.x1 - cell.x0) / TABLE_GRID;
-  const h = (cell.y1 - cell.y0) / TABLE_GRID;
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
-    const i = k % TABLE_GRID;
-    const j = (k - i) / TABLE_GRID;
-    cells.push({ x0: cell.x0 + i * w, y0: cell.y0 + j * h, x1: i === TABLE_GRID - 1 ? cell.x1 : cell.x0 + (i + 1) * w, y1: j === TABLE_GRID - 1 ? cell.y1 : cell.y0 + (j + 1) * h });
-    regions.push((rec[(def & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff);
+    cells.push(childCell(cell, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID)));
+    regions.push(tableEntry(rec, def, k));
   }
   return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
 }

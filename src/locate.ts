@@ -204,7 +204,11 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array, margin
   // Rounding can put a point on the cell's edge a hair outside it.
   i = i < 0 ? 0 : i >= TABLE_GRID ? TABLE_GRID - 1 : i;
   j = j < 0 ? 0 : j >= TABLE_GRID ? TABLE_GRID - 1 : j;
-  const k = j * TABLE_GRID + i;
+  return tableEntry(rec, e, j * TABLE_GRID + i);
+}
+
+/** Cell k (row-major from the south-west) of the default table entry `e` points at. */
+export function tableEntry(rec: Uint32Array, e: number, k: number): number {
   return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
 }
 
