@@ -6,6 +6,7 @@
 import Flatbush from 'flatbush';
 import { clipPart, partArea, partContains, type Box, type Ring } from './clip.js';
 import { Grow } from './grow.js';
+import { childCell } from '../src/cells.js';
 import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TABLE_GRID, TABLE_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, type IndexParams } from '../src/layout.js';
 
 export interface Part {
@@ -112,18 +113,6 @@ function clipPieces(pieces: Piece[], window: Box): Piece[] {
     else out.push({ part: p.part, rings, full: false });
   }
   return out;
-}
-
-/** Child (i, j) of a cell split nx × ny; the last row and column end exactly on the parent's edge. */
-function childCell(cell: Box, nx: number, ny: number, i: number, j: number): Box {
-  const w = (cell.x1 - cell.x0) / nx;
-  const h = (cell.y1 - cell.y0) / ny;
-  return {
-    x0: cell.x0 + i * w,
-    y0: cell.y0 + j * h,
-    x1: i === nx - 1 ? cell.x1 : cell.x0 + (i + 1) * w,
-    y1: j === ny - 1 ? cell.y1 : cell.y0 + (j + 1) * h,
-  };
 }
 
 /** Table cell k of a leaf cell (TABLE_GRID per side, row-major from the south-west). */

@@ -42,15 +42,18 @@ function leafEntry(e: number): LeafEntry {
   return { kind: 'region', region: e & VALUE_MASK };
 }
 
-/** Child (cx, cy) of a cell split f × f, with the builder's edges: the last child ends exactly on the parent's edge. */
-function childCell(cell: Cell, f: number, cx: number, cy: number): Cell {
-  const w = (cell.x1 - cell.x0) / f;
-  const h = (cell.y1 - cell.y0) / f;
+/**
+ * Child (i, j) of a cell split nx × ny; the last row and column end exactly on the parent's
+ * edge. The builder cuts cells with it too, so the readers here see the cells it resolved.
+ */
+export function childCell(cell: Cell, nx: number, ny: number, i: number, j: number): Cell {
+  const w = (cell.x1 - cell.x0) / nx;
+  const h = (cell.y1 - cell.y0) / ny;
   return {
-    x0: cell.x0 + cx * w,
-    y0: cell.y0 + cy * h,
-    x1: cx === f - 1 ? cell.x1 : cell.x0 + (cx + 1) * w,
-    y1: cy === f - 1 ? cell.y1 : cell.y0 + (cy + 1) * h,
+    x0: cell.x0 + i * w,
+    y0: cell.y0 + j * h,
+    x1: i === nx - 1 ? cell.x1 : cell.x0 + (i + 1) * w,
+    y1: j === ny - 1 ? cell.y1 : cell.y0 + (j + 1) * h,
   };
 }
 
@@ -76,7 +79,7 @@ export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: 
     const f = ds.fanouts[depth];
     for (let cy = 0; cy < f; cy++) {
       for (let cx = 0; cx < f; cx++) {
-        const child = childCell(cell, f, cx, cy);
+        const child = childCell(cell, f, f, cx, cy);
         const at = block + cy * f + cx;
         if (countryOnly && ds.blockCountry[at] !== 0) visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
         else walk(ds.blocks[at], child, depth + 1);
@@ -129,7 +132,7 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const cells: Cell[] = [];
   const regions: number[] = [];
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
-    cells.push(childCell(cell, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID)));
+    cells.push(childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID)));
     regions.push(tableEntry(rec, def, k));
   }
   return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
