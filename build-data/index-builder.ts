@@ -6,7 +6,7 @@
 import Flatbush from 'flatbush';
 import { clipPart, partArea, partContains, type Box, type Ring } from './clip.js';
 import { Grow } from './grow.js';
-import { childCell } from '../src/cells.js';
+import { childCell, tableCell } from '../src/cells.js';
 import { GRID_COLS, GRID_ROWS, NONE16, QUANT_MAX, TABLE_GRID, TABLE_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, type IndexParams } from '../src/layout.js';
 
 export interface Part {
@@ -113,11 +113,6 @@ function clipPieces(pieces: Piece[], window: Box): Piece[] {
     else out.push({ part: p.part, rings, full: false });
   }
   return out;
-}
-
-/** Table cell k of a leaf cell (TABLE_GRID per side, row-major from the south-west). */
-function tableCell(cell: Box, k: number): Box {
-  return childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID));
 }
 
 /**

@@ -57,6 +57,11 @@ export function childCell(cell: Cell, nx: number, ny: number, i: number, j: numb
   };
 }
 
+/** Cell k of a leaf's default table (TABLE_GRID per side, row-major from the south-west). */
+export function tableCell(cell: Cell, k: number): Cell {
+  return childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID));
+}
+
 /**
  * Visits the leaves of level-0 cell (col, row), south-west first, as the lookup
  * descends: with `countryOnly`, a gridcountry or blockcountry entry naming a single
@@ -132,7 +137,7 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const cells: Cell[] = [];
   const regions: number[] = [];
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
-    cells.push(childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID)));
+    cells.push(tableCell(cell, k));
     regions.push(tableEntry(rec, def, k));
   }
   return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
