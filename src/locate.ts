@@ -42,7 +42,9 @@ function createLocator(ds: Dataset): Locator {
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   const here = new Float64Array(2); // lat, lon
-  const q = new Float64Array(2); // the point in a record's quantised units
+  // The point in a record's quantised units, then the window's margin and scale for tableRegion:
+  // doubles passed to a call V8 does not inline are boxed (32 bytes of garbage per table lookup).
+  const q = Float64Array.of(0, 0, margin, qscale);
 
   function locate(lat: number, lon: number): number {
     here[0] = lat;
@@ -88,12 +90,14 @@ function createLocator(ds: Dataset): Locator {
         if (gx === SLOT_GRID) gx--;
         if (gy === SLOT_GRID) gy--;
         const c = gy * SLOT_GRID + gx;
-        const word = slots[w + 4 + (c >>> 4)];
+        // Code words as int32 (| 0): a Uint32 load of 2^31 or more, once the top code is 2 or 3,
+        // was boxed into a heap number in the optimised lookup (16-48 bytes per slot lookup).
+        const word = slots[w + 4 + (c >>> 4)] | 0;
         let code = (word >>> ((c & 15) << 1)) & 3;
         if (code === 3) {
           // A mixed sub-cell: its sub-sub-cell codes are the k-th word from the slot's first.
           let k = mixedCodes(word & ((1 << ((c & 15) << 1)) - 1));
-          for (let t = w + 4; t < w + 4 + (c >>> 4); t++) k += mixedCodes(slots[t]);
+          for (let t = w + 4; t < w + 4 + (c >>> 4); t++) k += mixedCodes(slots[t] | 0);
           let hx = ((px * SLOT_GRID - gx) * SUB_GRID) | 0;
           let hy = ((py * SLOT_GRID - gy) * SUB_GRID) | 0;
           if (hx === SUB_GRID) hx--;
@@ -141,7 +145,7 @@ function createLocator(ds: Dataset): Locator {
     let e = evalRecord(records, coords, r, q);
     while (e >>> 30 === 2) e = evalRecord(records, coords, e & 0x3fffffff, q);
     // A default table (tag 3; as an int32, negative like a record entry).
-    return e < 0 ? tableRegion(records, e, q, margin, qscale) : e;
+    return e < 0 ? tableRegion(records, e, q) : e;
   }
 
   // Stops early where gridcountry / blockcountry name a cell's single country, and at a record
@@ -195,12 +199,13 @@ function createLocator(ds: Dataset): Locator {
 }
 
 /**
- * The region a default table entry `e` (layout.ts) gives at the point q (quantised units over
- * the cell window: the cell spans margin·qscale to (1 + margin)·qscale on each axis).
+ * The region a default table entry `e` (layout.ts) gives at the point (q[0], q[1]) (quantised
+ * units over the cell window: the cell spans margin·qscale to (1 + margin)·qscale on each axis,
+ * with margin = q[2] and qscale = q[3]).
  */
-export function tableRegion(rec: Uint32Array, e: number, q: Float64Array, margin: number, qscale: number): number {
-  let i = ((q[0] / qscale - margin) * TABLE_GRID) | 0;
-  let j = ((q[1] / qscale - margin) * TABLE_GRID) | 0;
+export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): number {
+  let i = ((q[0] / q[3] - q[2]) * TABLE_GRID) | 0;
+  let j = ((q[1] / q[3] - q[2]) * TABLE_GRID) | 0;
   // Rounding can put a point on the cell's edge a hair outside it.
   i = i < 0 ? 0 : i >= TABLE_GRID ? TABLE_GRID - 1 : i;
   j = j < 0 ? 0 : j >= TABLE_GRID ? TABLE_GRID - 1 : j;

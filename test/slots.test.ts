@@ -65,11 +65,11 @@ function byRings(ordinal: number, lat: number, lon: number): number {
   const sy = (y - (y | 0)) * f0;
   const px = sx - Math.min(sx | 0, f0 - 1);
   const py = sy - Math.min(sy | 0, f0 - 1);
-  const q = Float64Array.of((px + ds.margin) * ds.qscale, (py + ds.margin) * ds.qscale);
+  const q = Float64Array.of((px + ds.margin) * ds.qscale, (py + ds.margin) * ds.qscale, ds.margin, ds.qscale);
   let e = 0x80000000 | ds.slots[ordinal * SLOT_WORDS + 2];
   do e = evalRecord(ds.records, ds.coords, e & 0x3fffffff, q);
   while (e >>> 30 === 2);
-  return e >>> 30 === 3 ? tableRegion(ds.records, e, q, ds.margin, ds.qscale) : e;
+  return e >>> 30 === 3 ? tableRegion(ds.records, e, q) : e;
 }
 
 describe('record slots', () => {
