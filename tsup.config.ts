@@ -1,4 +1,18 @@
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { sealOf } from './src/seal.js';
+
+// The seal of the dataset built beside this code (src/seal.ts): its loads skip the pointer checks.
+const data = 'dist-data/world.geolookup';
+const seal = existsSync(data) ? sealOf(header(data)) : '';
+
+function header(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  const bytes = new Uint8Array(32);
+  readSync(fd, bytes, 0, 32, 0);
+  closeSync(fd);
+  return bytes;
+}
 
 export default defineConfig({
   entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts', 'client/index': 'src/client.ts', 'server/index': 'src/server/server.ts', 'batch-worker': 'src/batch-worker.ts' },
@@ -12,4 +26,5 @@ export default defineConfig({
   external: [/^node:/],
   // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.
   noExternal: ['flatbush'],
+  define: { __GEOLOOKUP_SEAL__: JSON.stringify(seal) },
 });

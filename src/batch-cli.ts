@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { readDataset } from './dataset.js';
 import { DataError, GeoLookupError, ValidationError } from './errors.js';
-import { defaultDataPath } from './index.js';
+import { checkFor, defaultDataPath } from './data-path.js';
 import { firstRecordEnd, lastRecordEnd, splitRecord } from './batch-csv.js';
 import { atPath } from './batch-ndjson.js';
 import { groupDigits } from './numbers.js';
@@ -428,7 +428,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       load.push(0);
     }
   }
-  readDataset(new Uint8Array(shared), dataPath); // DataError on a damaged file, before any row goes out
+  const bytes = new Uint8Array(shared);
+  readDataset(bytes, dataPath, checkFor(dataPath, bytes)); // DataError on a damaged file, before any row goes out
 
   // Only now, with the input's columns known to be there, is an output file created (or truncated).
   const output: Writable = opts.output !== undefined ? createWriteStream(opts.output) : (opts.stdout ?? process.stdout);

@@ -119,7 +119,7 @@ parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
   }
   try {
     if ('dataset' in m) {
-      ds = readDataset(new Uint8Array(m.dataset), m.name, true);
+      ds = readDataset(new Uint8Array(m.dataset), m.name, 'none');
       return;
     }
     if ('settings' in m) {

@@ -1,6 +1,6 @@
 // The four operations of the lookup service over one loaded dataset.
 
-import { readDataset, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
+import { readDataset, type Check, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from './dataset.js';
 import { DataError, NotFoundError, ValidationError, type FieldErrors } from './errors.js';
 import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
@@ -328,10 +328,10 @@ function checkMeta(ds: Dataset, name: string): void {
 }
 
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */
-export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset'): GeoLookup {
+export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset', check: Check = 'full'): GeoLookup {
   let ds: Dataset;
   try {
-    ds = readDataset(data, name);
+    ds = readDataset(data, name, check);
   } catch (e) {
     // Metadata of the wrong shape (a null where an object belongs) fails inside readDataset.
     if (e instanceof DataError) throw e;

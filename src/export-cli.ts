@@ -2,12 +2,12 @@
 // GeoJSON or CSV with WKT, streaming with backpressure so memory stays bounded
 // whatever the output size.
 
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { readDataset, type Dataset } from './dataset.js';
-import { DataError, GeoLookupError } from './errors.js';
+import { GeoLookupError } from './errors.js';
 import { EXPORT_FORMATS, EXPORT_LAYERS, exportChunks, type ExportFormat, type ExportLayer } from './export.js';
-import { defaultDataPath } from './index.js';
+import { checkFor, defaultDataPath, readFile } from './data-path.js';
 
 const EXIT = { ok: 0, error: 1, badInput: 2 } as const;
 
@@ -27,13 +27,8 @@ One row per code per 1° grid cell (whole cells of one code merged along each ro
 
 /** Reads a dataset file, as a DataError naming the file when it is missing, unreadable or damaged. */
 export function loadDatasetFile(path: string): Dataset {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
-  }
-  return readDataset(bytes, path);
+  const bytes = readFile(path);
+  return readDataset(bytes, path, checkFor(path, bytes));
 }
 
 /**

@@ -1,16 +1,14 @@
 // Node entry: the four operations on the embedded dataset (dist-data/world.geolookup),
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
-import { DataError } from './errors.js';
+import { checkFor, defaultDataPath, readFile } from './data-path.js';
 import type { BinaryInput } from './container.js';
 import type { BBox } from './boxes.js';
 import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './dataset.js';
 
 export * from './errors.js';
+export { DATA_PATH_ENV, defaultDataPath } from './data-path.js';
 export type { GeoLookup } from './engine.js';
 export type { BBox, BoxQueries } from './boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
@@ -23,70 +21,13 @@ export interface GeoLookupOptions {
   data: string | BinaryInput;
 }
 
-/** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
-export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';
-
-const FIX_HINT =
-  `set ${DATA_PATH_ENV} to the path of world.geolookup, or pass its bytes: createGeoLookup(readFileSync(path))`;
-
-/**
- * The folder of this module. import.meta.url first: `node -e` and the REPL define a global
- * __dirname ('.') that an ES module would otherwise pick up. CommonJS builds (tsup, esbuild)
- * turn import.meta into {}, and have a real __dirname.
- */
-function moduleDir(): string {
-  const url: unknown = import.meta.url;
-  if (typeof url === 'string' && url.startsWith('file:')) return dirname(fileURLToPath(url));
-  if (typeof __dirname === 'string') return __dirname;
-  throw new DataError(`cannot locate the embedded dataset from this module (${String(url)}): ${FIX_HINT}`);
-}
-
-/**
- * $GEOLOOKUP_DATA when set; else dist-data/world.geolookup at the package root, beside src/
- * and dist/ (entries built into dist/<name>/, such as client and server, are one level deeper,
- * so look up to two levels up); else a dist-data/ shipped beside a bundled app's file.
- */
-export function defaultDataPath(): string {
-  const fromEnv = process.env[DATA_PATH_ENV];
-  if (fromEnv) return fromEnv;
-  const candidates = defaultCandidates();
-  return candidates.find((p) => existsSync(p)) ?? candidates[0];
-}
-
-function defaultCandidates(): string[] {
-  const here = moduleDir();
-  return [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup'), join(here, 'dist-data', 'world.geolookup')];
-}
-
-/** Why the default dataset is missing and what to do, for the DataError that reports it. */
-function defaultDataHint(path: string): string {
-  let isDefault = false;
-  try {
-    isDefault = path === defaultDataPath();
-  } catch {
-    // no default location in this environment: the path came from the caller
-  }
-  if (!isDefault) return '';
-  if (process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
-  return (
-    ` (the embedded dataset was looked for at ${defaultCandidates().join(', ')}; in a source checkout run \`npm run build-data\`;` +
-    ` in a bundled app (esbuild, webpack, Electron) ship the file and ${FIX_HINT})`
-  );
-}
-
-function readFile(path: string): Uint8Array {
-  try {
-    return readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, { cause: err });
-  }
-}
-
 /** The four operations over another dataset: a file path or the file's bytes. */
 export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput): GeoLookup {
   const data = typeof options === 'object' && options !== null && 'data' in options ? options.data : (options as string | BinaryInput);
-  if (typeof data === 'string') return createGeoLookupFromBytes(readFile(data), data);
+  if (typeof data === 'string') {
+    const bytes = readFile(data);
+    return createGeoLookupFromBytes(bytes, data, checkFor(data, bytes));
+  }
   return createGeoLookupFromBytes(data, 'dataset');
 }
 

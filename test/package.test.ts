@@ -1,7 +1,12 @@
 // The built package: both module formats through the exports map, and the CLI binary.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { checksum32, HEADER_BYTES } from '../src/container.js';
+import { sealOf } from '../src/seal.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
@@ -79,5 +84,52 @@ describe('CLI', () => {
     const r = cli('country', '1', '1', '--data', 'package.json');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/package\.json.*(magic|short)/);
+  });
+});
+
+// src/seal.ts: the built code carries the seal of the dataset built beside it and skips the
+// pointer checks only for that file where the package keeps it.
+describe('the embedded dataset\'s seal', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'geolookup-seal-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const dataset = readFileSync(join(root, 'dist-data', 'world.geolookup'));
+  // A copy of the package: the ES build and its dataset, nothing else.
+  mkdirSync(join(tmp, 'dist'));
+  mkdirSync(join(tmp, 'dist-data'));
+  writeFileSync(join(tmp, 'package.json'), '{"type":"module"}');
+  const paris = (env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, ['--input-type=module', '-e', `import { countryFromGps } from ${JSON.stringify(join(tmp, 'dist', 'index.js'))}; console.log(countryFromGps(48.8566, 2.3522))`], {
+      encoding: 'utf8',
+      env: { ...process.env, GEOLOOKUP_DATA: '', ...env },
+    });
+
+  it('is built into the Node entries', () => {
+    const seal = sealOf(dataset);
+    expect(seal).toMatch(/^\d+:\d+:\d+$/);
+    for (const f of ['index.js', 'index.cjs', 'cli.js']) expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
+  });
+
+  it('a damaged copy re-sealed with a fresh checksum still gets every check', () => {
+    copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
+    const intact = paris();
+    expect(intact.stderr).toBe('');
+    expect(intact.stdout.trim()).toBe('FRA');
+    // Paris's level-0 cell now points at a child block far past the blocks section.
+    const bad = Buffer.from(dataset);
+    const payload = bad.subarray(HEADER_BYTES);
+    const table = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    const grid = table.getUint32(8 + 1 * 8, true); // section 1 (layout.ts SECTIONS)
+    table.setUint32(grid + 4 * (Math.floor(48.8566 + 90) * 360 + Math.floor(2.3522 + 180)), (1 << 30) | 0x3ffffff0, true);
+    bad.writeUInt32LE(checksum32(payload), 20);
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), bad);
+    const damaged = paris();
+    expect(damaged.status).not.toBe(0);
+    expect(damaged.stderr).toMatch(/DataError.*child block at \d+ out of range/);
+    // The same file through $GEOLOOKUP_DATA: never trusted, so the same error.
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
+    const viaEnv = join(tmp, 'other.geolookup');
+    writeFileSync(viaEnv, bad);
+    expect(paris({ GEOLOOKUP_DATA: viaEnv }).stderr).toMatch(/child block at \d+ out of range/);
   });
 });
