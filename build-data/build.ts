@@ -23,6 +23,7 @@ import { makeConfig } from './config.js';
 import { buildIndex } from './index-builder.js';
 import { writeDataset, writeFeatures } from './write.js';
 import { writeReport } from './report.js';
+import { createGeoLookupFromBytes } from '../src/engine.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -88,6 +89,9 @@ const atomicWrite = (file: string, data: Uint8Array | string) => {
   renameSync(file + '.tmp', file);
 };
 const dataset = writeDataset(src, index, config, indexOptions);
+// Every load check the runtime has, before the file exists: the package's own dataset is later
+// loaded by its seal alone (src/seal.ts), so its bytes must have passed them where they were built.
+createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
 atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
 const features = writeFeatures(src);
 atomicWrite(join(outDir, `${config.name}.geobuf`), features);
