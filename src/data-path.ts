@@ -73,6 +73,10 @@ export function readFile(path: string): Uint8Array {
  * package was built; 'full' for everything else.
  */
 export function checkFor(path: string, bytes: Uint8Array): Check {
-  if (BUILT_SEAL === '' || process.env[DATA_PATH_ENV] || !defaultCandidates().includes(path)) return 'full';
-  return sealOf(bytes) === BUILT_SEAL ? 'checksum' : 'full';
+  if (BUILT_SEAL === '' || process.env[DATA_PATH_ENV] || sealOf(bytes) !== BUILT_SEAL) return 'full';
+  try {
+    return defaultCandidates().includes(path) ? 'checksum' : 'full';
+  } catch {
+    return 'full'; // no package location in this environment (a bundle without __dirname): the path is the caller's
+  }
 }

@@ -109,6 +109,15 @@ describe('the embedded dataset\'s seal', () => {
     for (const f of ['index.js', 'index.cjs', 'cli.js']) expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
   });
 
+  it('a build that cannot tell where it lives still loads the sealed file by path', () => {
+    // A module loaded from a data: URL has no file location (as in some bundles): the seal check
+    // must not fail on that, only decline to trust.
+    const script = `import { readFileSync } from 'node:fs'; const m = await import('data:text/javascript;base64,' + readFileSync('dist/index.js').toString('base64')); console.log(m.createGeoLookup(${JSON.stringify(join(root, 'dist-data', 'world.geolookup'))}).countryFromGps(48.8566, 2.3522))`;
+    const r = node(['--input-type=module', '-e', script]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('FRA');
+  });
+
   it('a damaged copy re-sealed with a fresh checksum still gets every check', () => {
     copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
