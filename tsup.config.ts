@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { defineConfig } from 'tsup';
-import { sealOf } from './src/seal.js';
+import { HEADER_BYTES, sealOf } from './src/container.js';
 
 // The seal of the dataset built beside this code (src/seal.ts): its loads skip the pointer checks.
 const data = 'dist-data/world.geolookup';
@@ -8,8 +8,8 @@ const seal = existsSync(data) ? sealOf(header(data)) : '';
 
 function header(path: string): Uint8Array {
   const fd = openSync(path, 'r');
-  const bytes = new Uint8Array(32);
-  readSync(fd, bytes, 0, 32, 0);
+  const bytes = new Uint8Array(HEADER_BYTES);
+  readSync(fd, bytes, 0, HEADER_BYTES, 0);
   closeSync(fd);
   return bytes;
 }

@@ -96,6 +96,13 @@ export function toBytes(input: BinaryInput, name: string): Uint8Array {
 /** Whether typed arrays on this host read little-endian, as every dataset is written. */
 export const hostLittleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
+/** The seal (src/seal.ts) in a file's header: version:length:checksum ('' when too short to have one). */
+export function sealOf(bytes: Uint8Array): string {
+  if (bytes.byteLength < HEADER_BYTES) return '';
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+  return `${dv.getUint32(8, true)}:${dv.getUint32(16, true)}:${dv.getUint32(20, true)}`;
+}
+
 /**
  * The runtime lays typed arrays over the file's bytes, which are little-endian; on a
  * big-endian host (Node runs on s390x) every word would read wrong, so loading stops there

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataError } from './errors.js';
 import type { Check } from './dataset.js';
-import { BUILT_SEAL, sealOf } from './seal.js';
+import { sealOf } from './container.js';
+import { BUILT_SEAL } from './seal.js';
 
 /** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
 export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';

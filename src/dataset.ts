@@ -114,7 +114,7 @@ function typed<T>(bytes: Uint8Array, Ctor: { new (b: ArrayBufferLike, o: number,
  * How much of a dataset readDataset checks. 'full': the checksum and every pointer (any bytes
  * from outside). 'checksum': the checksum only, for the package's own dataset, whose seal
  * matches the one this build recorded (src/seal.ts): the pointer checks are most of the load
- * time, and these bytes passed them in the package's tests. 'none': neither, for bytes that
+ * time, and build-data ran them on these bytes before writing them. 'none': neither, for bytes that
  * passed already and cannot have changed since (the batch workers share the SharedArrayBuffer
  * the main thread checked before it sends them any row).
  */

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { checksum32, HEADER_BYTES } from '../src/container.js';
-import { sealOf } from '../src/seal.js';
+import { checksum32, HEADER_BYTES, sealOf } from '../src/container.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
