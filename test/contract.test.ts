@@ -211,6 +211,18 @@ describe('subdivisionFromGps', () => {
     expect(subdivisionFromGps(40.7128, -74.006)).toBe('US-NY');
     expect(subdivisionFromGps(34.0522, -118.2437)).toBe('US-CA');
   });
+  // 200-300 m either side of the line through a twin city (Natural Earth's ~1 km lines gave
+  // both sides of each pair one state; TIGER/Line follows the legal line).
+  it.each([
+    ['Kansas City, Kansas (west of State Line Road)', 39.0, -94.61, 'US-KS'],
+    ['Kansas City, Missouri', 39.0, -94.605, 'US-MO'],
+    ['Texarkana, Texas (west of State Line Avenue)', 33.425, -94.046, 'US-TX'],
+    ['Texarkana, Arkansas', 33.425, -94.04, 'US-AR'],
+    ['Bristol, Virginia (north of State Street)', 36.5975, -82.18, 'US-VA'],
+    ['Bristol, Tennessee', 36.5925, -82.18, 'US-TN'],
+  ])('a city split by a state line: %s', (_name, lat, lon, code) => {
+    expect(subdivisionFromGps(lat, lon)).toBe(code);
+  });
 });
 
 describe('isInCountry codes', () => {
