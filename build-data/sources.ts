@@ -7,15 +7,15 @@ import { iso31661, iso31662 } from 'iso-3166';
 import { partArea, partContains, type Box, type Ring } from './clip.js';
 import type { Part } from './index-builder.js';
 import type { CountryInfo, SourceInfo, SubdivisionInfo } from '../src/dataset.js';
-import { readUsStates, US_STATES_SOURCE } from './us-states.js';
+import { readReplacement, sourceName, type Replacement } from './admin1-replacements.js';
 
 export interface BuildConfig {
   name: string;
   codes: 'iso' | 'custom';
   countries: { path: string; codeProperty: string };
   sea: { path: string; codeProperty: string } | null;
-  /** usStates: the folder of the npm `boundaries` files whose US states replace the subdivision file's (us-states.ts). */
-  subdivisions: { path: string; codeProperty: string; usStates?: string } | null;
+  /** replacements: countries whose subdivisions come from another source (admin1-replacements.ts). */
+  subdivisions: { path: string; codeProperty: string; replacements?: Replacement[] } | null;
   sources: SourceInfo[];
 }
 
@@ -56,7 +56,7 @@ export interface Sources {
   landFromAdmin1: { adm1: string; name: string; country: string; parts: number }[];
   /** Sea parts given to the country whose land they hold (policy seaFollowsLand). */
   seaReassigned: { from: string; to: string; parts: number; landDeg2: number }[];
-  /** Countries whose subdivision features came from another source (us-states.ts). */
+  /** Countries whose subdivision features came from another source (admin1-replacements.ts). */
   replacedSubdivisions: { country: string; source: string; dropped: number; added: number }[];
 }
 
@@ -299,13 +299,14 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     const remap: RemapEntry[] = existsSync(remapPath) ? JSON.parse(readFileSync(remapPath, 'utf8')).entries : [];
     const byCode = new Map(remap.filter((e) => e.match.iso_3166_2).map((e) => [e.match.iso_3166_2!, e]));
     const byFeature = new Map(remap.filter((e) => e.match.adm1_code).map((e) => [e.match.adm1_code!, e]));
-    // The replacing source's features carry current codes: no remap, and none of the main file's features of that country.
-    const replacement: Feature[] = config.subdivisions.usStates ? readUsStates(config.subdivisions.usStates) : [];
-    const replaced = replacement.length ? { country: 'US', source: US_STATES_SOURCE, dropped: 0, added: 0 } : null;
-    const features = [...subdivisionFeatures, ...replacement];
-    for (let i = 0; i < features.length; i++) {
-      const f = features[i];
-      const replacing = i >= subdivisionFeatures.length;
+    // A replacing source's features carry current codes: no remap, and none of the main file's features of that country.
+    const features = subdivisionFeatures.map((f) => ({ f, from: config.subdivisions!.path, replacing: false }));
+    const replaced = new Map<string, Sources['replacedSubdivisions'][number]>();
+    for (const r of config.subdivisions.replacements ?? []) {
+      for (const f of readReplacement(r)) features.push({ f, from: r.path, replacing: true });
+      replaced.set(r.country, { country: r.country, source: sourceName(r.country), dropped: 0, added: 0 });
+    }
+    for (const { f, from, replacing } of features) {
       const props = f.properties ?? {};
       const raw = String(props[replacing ? 'iso_3166_2' : config.subdivisions.codeProperty] ?? '');
       const entry = replacing ? undefined : (byFeature.get(String(props.adm1_code ?? '')) ?? byCode.get(raw));
@@ -327,20 +328,21 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       if (s === undefined) throw new Error(`subdivision-remap.json maps "${raw}" to "${code}", which is not in the reference`);
       // The country a subdivision belongs to comes from its code; uncoded areas keep their source country.
       const a2 = code ? code.slice(0, 2) : raw.slice(0, 2).match(/^[A-Z]{2}$/) ? raw.slice(0, 2) : String(props.iso_a2 ?? '');
-      if (replaced && a2 === replaced.country) {
+      const log = replaced.get(a2);
+      if (log) {
         if (!replacing) {
-          replaced.dropped++;
+          log.dropped++;
           continue;
         }
-        replaced.added++;
+        log.added++;
       }
       const c = alpha2Index.get(a2);
       if (c === undefined) continue; // no country to attach it to (e.g. Antarctica placeholders)
-      const parts = toParts(f, 'subdivision', c, s, `${replacing ? config.subdivisions.usStates : config.subdivisions.path} ${raw}`, false);
+      const parts = toParts(f, 'subdivision', c, s, `${from} ${raw}`, false);
       for (const p of parts) for (const r of p.rings) subdivisionVertices += r.length >> 1;
       subdivisionParts.push(...parts);
     }
-    if (replaced) replacedSubdivisions.push(replaced);
+    replacedSubdivisions.push(...replaced.values());
     rank(subdivisionParts, (p) => (p.subdivision >= 0 ? subdivisions[p.subdivision].code : countries[p.country].code));
   }
 

@@ -223,6 +223,16 @@ describe('subdivisionFromGps', () => {
   ])('a city split by a state line: %s', (_name, lat, lon, code) => {
     expect(subdivisionFromGps(lat, lon)).toBe(code);
   });
+  // GeoNames' points of towns near a Land border (BKG VG250 lines; Natural
+  // Earth's answered the neighbour for all four).
+  it.each([
+    ['Kahl am Main', 50.06981, 9.00553, 'DE-BY'],
+    ['Stadtprozelten', 49.78466, 9.41184, 'DE-BY'],
+    ['Holzminden', 51.82798, 9.4455, 'DE-NI'],
+    ['Oststeinbek', 53.54321, 10.16939, 'DE-SH'],
+  ])('a German town near a Land border: %s', (_name, lat, lon, code) => {
+    expect(subdivisionFromGps(lat, lon)).toBe(code);
+  });
 });
 
 describe('isInCountry codes', () => {

