@@ -3,15 +3,25 @@
 # (export/oracle tests). Installs only what is missing; needs root or sudo. Tests that need
 # them skip with a message when they are absent, so a plain `npm test` still runs elsewhere.
 set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else SUDO="none"; fi
+fi
+updated=0
+install() {
+  if [ "$SUDO" = none ]; then echo "system deps: missing $* and not root; skipping" >&2; return 0; fi
+  echo "system deps: installing $*"
+  [ $updated -eq 1 ] || { $SUDO apt-get update -qq; updated=1; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
-compgen -G '/usr/share/postgresql/*/extension/postgis.control' >/dev/null || need+=(postgis)
-if [ ${#need[@]} -eq 0 ]; then echo "system deps: present"; exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else echo "system deps: missing ${need[*]} and not root; skipping" >&2; exit 0; fi
+[ ${#need[@]} -eq 0 ] || install "${need[@]}"
+# The extension comes in a package per server version (postgresql-15-postgis-3); the `postgis`
+# package alone holds only its tools, and the extension is a mere Recommends of it.
+pg=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1)
+if [ -n "$pg" ] && ! compgen -G "/usr/share/postgresql/$pg/extension/postgis.control" >/dev/null; then
+  install "postgresql-$pg-postgis-3"
 fi
-echo "system deps: installing ${need[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+echo "system deps: ready"

@@ -18,6 +18,7 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const N = 1_000_000;
+const ATTEMPTS = 4;
 const p = cityPoints(50_000, 7);
 const codes = Array.from(p.lat, (lat, i) => tryCountryFromGps(lat, p.lon[i]) ?? 'FRA');
 const subs = Array.from(p.lat, (lat, i) => trySubdivisionFromGps(lat, p.lon[i]) ?? 'FR-IDF');
@@ -37,22 +38,33 @@ const loops: [string, () => number][] = [
 describe('no allocation per lookup', () => {
   preload();
   it.each(loops)('%s: a million lookups grow the heap by under 100 kB (one boxed double in 50 lookups: 320 kB) and trigger no scavenge', async (_name, loop) => {
-    gc();
-    for (let r = 0; r < 3; r++) loop(); // optimise first (again if the collection dropped code): unoptimised code boxes by design
-    const starts: number[] = [];
-    const obs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if ((e as { detail?: { kind?: number } }).detail?.kind === 1) starts.push(e.startTime);
-    });
-    obs.observe({ entryTypes: ['gc'] });
-    const before = getHeapStatistics().used_heap_size;
-    const t0 = performance.now();
-    const found = loop();
-    const t1 = performance.now();
-    const after = getHeapStatistics().used_heap_size;
-    await new Promise((r) => setTimeout(r, 10));
-    obs.disconnect();
-    expect(found).toBeGreaterThan(0);
-    expect(after - before).toBeLessThan(1e5);
-    expect(starts.filter((t) => t >= t0 && t <= t1)).toEqual([]);
+    // Up to ATTEMPTS measurements, the first clean one passes. On a loaded machine (the full
+    // suite on two cores) V8's background compiler can lag, and the loop then still runs in a
+    // baseline tier, which boxes by design (CI saw 180 kB once, alone the test gives ~0). A real
+    // boxed value in the optimised code fails every attempt (the bug above: 238-248 kB each).
+    let growth = 0;
+    let scavenges: number[] = [];
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      gc();
+      for (let r = 0; r < 3; r++) loop(); // optimise first (again if the collection dropped code): unoptimised code boxes by design
+      const starts: number[] = [];
+      const obs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if ((e as { detail?: { kind?: number } }).detail?.kind === 1) starts.push(e.startTime);
+      });
+      obs.observe({ entryTypes: ['gc'] });
+      const before = getHeapStatistics().used_heap_size;
+      const t0 = performance.now();
+      const found = loop();
+      const t1 = performance.now();
+      const after = getHeapStatistics().used_heap_size;
+      await new Promise((r) => setTimeout(r, 10));
+      obs.disconnect();
+      expect(found).toBeGreaterThan(0);
+      growth = after - before;
+      scavenges = starts.filter((t) => t >= t0 && t <= t1);
+      if (growth < 1e5 && scavenges.length === 0) break;
+    }
+    expect(growth).toBeLessThan(1e5);
+    expect(scavenges).toEqual([]);
   });
 });

@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import * as lib from '../src/index.js';
 import { serveStatic, type StaticServer } from './support/static-server.js';
+import { skipWithout } from './support/system.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'examples/browser');
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`bundle-browser: skipped, ${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`);
+const skipBrowser = skipWithout('bundle-browser', hasChromium ? null : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`);
 
 type Point = [number | string, number | string];
 interface Answer {
@@ -46,7 +47,7 @@ function points(count: number, seed: number): Point[] {
   return out;
 }
 
-describe.skipIf(!hasChromium)('browser bundle in headless Chromium', () => {
+describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
   let outDir: string;
   let server: StaticServer;
   let context: BrowserContext;

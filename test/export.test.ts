@@ -11,6 +11,7 @@ import { readDataset } from '../src/dataset.js';
 import { exportChunks, type ExportFormat } from '../src/export.js';
 import { tryCountryFromGps } from '../src/index.js';
 import { compareWithLibrary, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type PostGIS } from './support/postgis.js';
+import { skipWithout } from './support/system.js';
 import { csvRows, DATASET, exportFile, parseCsvLine, ROOT } from './support/export-files.js';
 import { prng, QUANTISATION_BOUND_M, randomOnSphere } from './support/sample-points.js';
 
@@ -120,8 +121,7 @@ describe('export formats', () => {
 const install = findPostGIS();
 const POINTS = Number(process.env.EXPORT_POINTS ?? 100_000);
 
-describe.skipIf(typeof install === 'string')('country export in PostGIS', () => {
-  if (typeof install === 'string') console.warn(`PostGIS tests skipped: ${install}`);
+describe.skipIf(skipWithout('PostGIS export tests', typeof install === 'string' ? install : null))('country export in PostGIS', () => {
   let db: PostGIS;
   let rows = 0;
   beforeAll(async () => {

@@ -15,6 +15,7 @@ import pip from 'point-in-polygon-hao';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countries, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
 import { compareWithLibrary, coveringCodes, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type Disagreement, type PostGIS } from './support/postgis.js';
+import { skipWithout } from './support/system.js';
 import { csvRows, exportFile } from './support/export-files.js';
 import { readReplacement } from '../build-data/admin1-replacements.js';
 import { makeConfig } from '../build-data/config.js';
@@ -133,8 +134,7 @@ function distanceToSource(srcs: SourceIndex[], x: number, y: number): number {
   return best * 111_195;
 }
 
-describe.skipIf(typeof install === 'string')('PostGIS oracle: ST_Covers over the export vs the library', () => {
-  if (typeof install === 'string') console.warn(`PostGIS oracle skipped: ${install}`);
+describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? install : null))('PostGIS oracle: ST_Covers over the export vs the library', () => {
   let db: PostGIS;
   let land: Feature[];
   let sea: Feature[];

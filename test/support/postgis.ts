@@ -31,7 +31,7 @@ export function findPostGIS(): Install | string {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a)) : [];
   if (!versions.length) return 'PostgreSQL is not installed (Debian package postgresql; scripts/system-deps.sh installs it)';
   const v = versions.find((x) => existsSync(`/usr/share/postgresql/${x}/extension/postgis.control`));
-  if (!v) return `PostGIS is not installed for PostgreSQL ${versions[0]} (Debian package postgis; scripts/system-deps.sh installs it)`;
+  if (!v) return `PostGIS is not installed for PostgreSQL ${versions[0]} (Debian package postgresql-${versions[0]}-postgis-3; scripts/system-deps.sh installs it)`;
   const bin = join(root, v, 'bin');
   if (process.getuid?.() !== 0) return { bin, asOwner: [], uid: -1, gid: -1 };
   let uid: number, gid: number;
