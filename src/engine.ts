@@ -110,7 +110,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (i !== undefined) aliasSubdivision[c] = i;
   });
 
-  const { locate, locateCountry } = locator(ds);
+  const { locate, locateCountry, locateIn, locateCountryIn } = locator(ds);
   // Region id → subdivision code (null where none): one read instead of two. The strings are the
   // metadata's own, which JSON.parse internalizes, like code literals in callers' source: two
   // different internalized strings compare by pointer, where a fresh copy against a literal of
@@ -195,10 +195,13 @@ export function createEngine(ds: Dataset): GeoLookup {
   // Two questions are common: "is this point in X?" over many points (geofencing: the last code
   // asked about keeps its index, strings being immutable, so a repeated code costs one pointer
   // compare) and "is this point in the region it is in?" (the point's own code: a table string,
-  // so valid and known, and no code lookup is needed). The repeated code goes first: a compare
-  // that fails on two different internalized strings reads both strings' headers, and the
-  // point's own code string is the one more likely to be out of cache. Only other codes go
-  // through the validating lookup, which is not inlined: the doubles it takes are boxed.
+  // so valid and known, and no code lookup is needed). The own code goes first: a compare that
+  // fails on two different internalized strings reads both strings' headers, and with the
+  // repeated code first every own-code question paid that failed compare (7-10 ns a call near
+  // cities, measured in a tight loop; with the own code first isInSubdivision costs what
+  // `trySubdivisionFromGps(lat, lon) === code` costs). A run of one code past STREAK calls takes
+  // the box path below and never gets here. Only other codes go through the validating lookup,
+  // which is not inlined: the doubles it takes are boxed.
   // Both start as a value no caller can pass (null would match a null code and skip its ValidationError).
   //
   // A repeated subdivision code is also tested against its region's bounding box before any
@@ -220,36 +223,49 @@ export function createEngine(ds: Dataset): GeoLookup {
   // mixed questions (own codes among runs of one fallback code) flip between the two orders and
   // cost ~2 ns a call in mispredicted branches; 64 calls is nothing to a geofencing loop.
   let streak = 0;
-  function countryHolds(code: unknown, lat: number, lon: number): boolean {
-    const c = locateCountry(lat, lon);
+  // The point reaches countryHolds / subdivisionHolds and the locator through this array, never
+  // as double arguments: whether V8 inlines a call depends on the caller's code too, and a double
+  // passed to a call it does not inline is boxed. Called through a generic caller (one loop
+  // calling many closures, as a harness or a router does), the one-code isInSubdivision's
+  // `locate(lat, lon)` after the box test was not inlined: 32 bytes of garbage for every point
+  // inside the box (test/allocation.test.ts, "through a generic caller").
+  const point = new Float64Array(2); // lat, lon
+  function countryHolds(code: unknown): boolean {
+    const c = locateCountryIn(point);
     if (code === lastCountryCode) return lastCountry === c;
     if (c >= 0 && countryCodes[c] === code) return true;
-    lastCountry = countryIndex(code, lat, lon);
+    lastCountry = countryIndex(code, point[0], point[1]);
     lastCountryCode = code;
     return lastCountry === c;
   }
 
-  function subdivisionHolds(code: unknown, lat: number, lon: number): boolean {
+  function subdivisionHolds(code: unknown): boolean {
     if (streak >= STREAK) {
       if (code === lastSubdivisionCode) {
-        const x = lon === 180 ? -180 : lon; // as the lookup folds it
-        if (x < box[0] || x > box[2] || lat < box[1] || lat > box[3]) return false;
-        return regionIn(locate(lat, lon), lastSubdivision);
+        if (outsideBox()) return false;
+        return regionIn(locateIn(point), lastSubdivision);
       }
       streak = 0;
     }
-    const r = locate(lat, lon);
+    const r = locateIn(point);
+    const own = regionCode[r];
+    if (own !== null && own === code) return true;
     if (code === lastSubdivisionCode) {
       streak++;
       return regionIn(r, lastSubdivision);
     }
-    const own = regionCode[r];
-    if (own !== null && own === code) return true;
-    lastSubdivision = subdivisionIndex(code, lat, lon);
+    lastSubdivision = subdivisionIndex(code, point[0], point[1]);
     lastSubdivisionCode = code;
     streak = 0;
     boxOf(lastSubdivision);
     return regionIn(r, lastSubdivision);
+  }
+
+  function outsideBox(): boolean {
+    const lat = point[0];
+    const lon = point[1];
+    const x = lon === 180 ? -180 : lon; // as the lookup folds it
+    return x < box[0] || x > box[2] || lat < box[1] || lat > box[3];
   }
 
   /** Sets `box` to the padded box of a subdivisionIndex result (an alias: its country's and its own). */
@@ -258,13 +274,39 @@ export function createEngine(ds: Dataset): GeoLookup {
     unionBox(ds, alias, alias >= 0 ? aliasSubdivision[alias] : target, box, BOX_PAD);
   }
 
+  // The entry points below are small on purpose: plain numbers in range go straight on, anything
+  // else to a separate function, so that the part V8 inlines into a caller's loop is short.
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
-    const c = countryAt(lat, lon);
+    const c = inRange(lat, lon) ? locateCountry(lat as number, lon as number) : countryAt(lat, lon);
     return c < 0 ? null : countryCodes[c];
   }
 
   function trySubdivisionFromGps(lat: number | string, lon: number | string): string | null {
-    return regionCode[region(lat, lon)];
+    return regionCode[inRange(lat, lon) ? locate(lat as number, lon as number) : region(lat, lon)];
+  }
+
+  function isInCountryOther(code: unknown, lat: unknown, lon: unknown): boolean {
+    const a = quickCoordinate(lat, 90);
+    const b = quickCoordinate(lon, 180);
+    if (a === a && b === b) {
+      point[0] = a;
+      point[1] = b;
+      return countryHolds(code);
+    }
+    const c = countryIndex(code, lat, lon); // throws: the coordinates are bad
+    return countryAt(lat, lon) === c;
+  }
+
+  function isInSubdivisionOther(code: unknown, lat: unknown, lon: unknown): boolean {
+    const a = quickCoordinate(lat, 90);
+    const b = quickCoordinate(lon, 180);
+    if (a === a && b === b) {
+      point[0] = a;
+      point[1] = b;
+      return subdivisionHolds(code);
+    }
+    const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad
+    return regionIn(region(lat, lon), target);
   }
 
   return {
@@ -282,20 +324,16 @@ export function createEngine(ds: Dataset): GeoLookup {
       return code;
     },
     isInCountry(code, lat, lon) {
-      if (inRange(lat, lon)) return countryHolds(code, lat as number, lon as number);
-      const a = quickCoordinate(lat, 90);
-      const b = quickCoordinate(lon, 180);
-      if (a === a && b === b) return countryHolds(code, a, b);
-      const c = countryIndex(code, lat, lon); // throws: the coordinates are bad
-      return countryAt(lat, lon) === c;
+      if (!inRange(lat, lon)) return isInCountryOther(code, lat, lon);
+      point[0] = lat as number;
+      point[1] = lon as number;
+      return countryHolds(code);
     },
     isInSubdivision(code, lat, lon) {
-      if (inRange(lat, lon)) return subdivisionHolds(code, lat as number, lon as number);
-      const a = quickCoordinate(lat, 90);
-      const b = quickCoordinate(lon, 180);
-      if (a === a && b === b) return subdivisionHolds(code, a, b);
-      const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad
-      return regionIn(region(lat, lon), target);
+      if (!inRange(lat, lon)) return isInSubdivisionOther(code, lat, lon);
+      point[0] = lat as number;
+      point[1] = lon as number;
+      return subdivisionHolds(code);
     },
     countries: () => countries,
     subdivisions: () => subdivisions,

@@ -9,6 +9,10 @@ export interface Locator {
   locate(lat: number, lon: number): number;
   /** Country index at (lat, lon), -1 when none. */
   locateCountry(lat: number, lon: number): number;
+  /** As locate, at (p[0], p[1]): for callers holding the point in a Float64Array (no double crosses the call). */
+  locateIn(p: Float64Array): number;
+  /** As locateCountry, at (p[0], p[1]). */
+  locateCountryIn(p: Float64Array): number;
 }
 
 const locators = new WeakMap<Dataset, Locator>();
@@ -55,6 +59,18 @@ function createLocator(ds: Dataset): Locator {
   function locateCountry(lat: number, lon: number): number {
     here[0] = lat;
     here[1] = lon;
+    return countryHere();
+  }
+
+  function locateIn(p: Float64Array): number {
+    here[0] = p[0];
+    here[1] = p[1];
+    return regionHere();
+  }
+
+  function locateCountryIn(p: Float64Array): number {
+    here[0] = p[0];
+    here[1] = p[1];
     return countryHere();
   }
 
@@ -195,7 +211,7 @@ function createLocator(ds: Dataset): Locator {
     return regionCountry[e];
   }
 
-  return { locate, locateCountry };
+  return { locate, locateCountry, locateIn, locateCountryIn };
 }
 
 /**
