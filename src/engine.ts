@@ -285,26 +285,23 @@ export function createEngine(ds: Dataset): GeoLookup {
     return regionCode[inRange(lat, lon) ? locate(lat as number, lon as number) : region(lat, lon)];
   }
 
-  function isInCountryOther(code: unknown, lat: unknown, lon: unknown): boolean {
+  /** Puts coordinates other than plain numbers in range (decimal strings) in `point`; false when they are not valid. */
+  function pointFrom(lat: unknown, lon: unknown): boolean {
     const a = quickCoordinate(lat, 90);
     const b = quickCoordinate(lon, 180);
-    if (a === a && b === b) {
-      point[0] = a;
-      point[1] = b;
-      return countryHolds(code);
-    }
+    point[0] = a;
+    point[1] = b;
+    return a === a && b === b; // neither is NaN
+  }
+
+  function isInCountryOther(code: unknown, lat: unknown, lon: unknown): boolean {
+    if (pointFrom(lat, lon)) return countryHolds(code);
     const c = countryIndex(code, lat, lon); // throws: the coordinates are bad
     return countryAt(lat, lon) === c;
   }
 
   function isInSubdivisionOther(code: unknown, lat: unknown, lon: unknown): boolean {
-    const a = quickCoordinate(lat, 90);
-    const b = quickCoordinate(lon, 180);
-    if (a === a && b === b) {
-      point[0] = a;
-      point[1] = b;
-      return subdivisionHolds(code);
-    }
+    if (pointFrom(lat, lon)) return subdivisionHolds(code);
     const target = subdivisionIndex(code, lat, lon); // throws: the coordinates are bad
     return regionIn(region(lat, lon), target);
   }
