@@ -274,16 +274,17 @@ export function createEngine(ds: Dataset): GeoLookup {
     unionBox(ds, alias, alias >= 0 ? aliasSubdivision[alias] : target, box, BOX_PAD);
   }
 
-  // The entry points below are small on purpose: plain numbers in range go straight on, anything
-  // else to a separate function, so that the part V8 inlines into a caller's loop is short.
   function tryCountryFromGps(lat: number | string, lon: number | string): string | null {
-    const c = inRange(lat, lon) ? locateCountry(lat as number, lon as number) : countryAt(lat, lon);
+    const c = countryAt(lat, lon);
     return c < 0 ? null : countryCodes[c];
   }
 
   function trySubdivisionFromGps(lat: number | string, lon: number | string): string | null {
-    return regionCode[inRange(lat, lon) ? locate(lat as number, lon as number) : region(lat, lon)];
+    return regionCode[region(lat, lon)];
   }
+
+  // isIn*'s coordinates other than plain numbers in range (strings, bad input), kept out of the
+  // entry points so that what V8 inlines into a caller's loop stays short.
 
   /** Puts coordinates other than plain numbers in range (decimal strings) in `point`; false when they are not valid. */
   function pointFrom(lat: unknown, lon: unknown): boolean {
