@@ -283,9 +283,8 @@ export function createEngine(ds: Dataset): GeoLookup {
     return regionCode[region(lat, lon)];
   }
 
-  // isIn*'s coordinates other than plain numbers in range (strings, bad input), kept out of the
-  // entry points so that what V8 inlines into a caller's loop stays short.
-
+  // isIn*'s coordinates other than plain numbers in range (strings, bad input) take the functions
+  // below, kept out of the entry points so that what V8 inlines into a caller's loop stays short.
   /** Puts coordinates other than plain numbers in range (decimal strings) in `point`; false when they are not valid. */
   function pointFrom(lat: unknown, lon: unknown): boolean {
     const a = quickCoordinate(lat, 90);
