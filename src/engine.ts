@@ -110,7 +110,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (i !== undefined) aliasSubdivision[c] = i;
   });
 
-  const { locate, locateCountry, locateIn, locateCountryIn } = locator(ds);
+  const { locate, locateCountry, here, locateHere, locateCountryHere } = locator(ds);
   // Region id → subdivision code (null where none): one read instead of two. The strings are the
   // metadata's own, which JSON.parse internalizes, like code literals in callers' source: two
   // different internalized strings compare by pointer, where a fresh copy against a literal of
@@ -228,10 +228,12 @@ export function createEngine(ds: Dataset): GeoLookup {
   // passed to a call it does not inline is boxed. Called through a generic caller (one loop
   // calling many closures, as a harness or a router does), the one-code isInSubdivision's
   // `locate(lat, lon)` after the box test was not inlined: 32 bytes of garbage for every point
-  // inside the box (test/allocation.test.ts, "through a generic caller").
-  const point = new Float64Array(2); // lat, lon
+  // inside the box (test/allocation.test.ts, "through a generic caller"). The array is the
+  // locator's own, which its descents read: copying the point from an array of ours into it
+  // cost isInCountry 2-3 ns and isInSubdivision ~1 ns a call (bench harness, near cities).
+  const point = here; // lat, lon
   function countryHolds(code: unknown): boolean {
-    const c = locateCountryIn(point);
+    const c = locateCountryHere();
     if (code === lastCountryCode) return lastCountry === c;
     if (c >= 0 && countryCodes[c] === code) return true;
     lastCountry = countryIndex(code, point[0], point[1]);
@@ -243,11 +245,11 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (streak >= STREAK) {
       if (code === lastSubdivisionCode) {
         if (outsideBox()) return false;
-        return regionIn(locateIn(point), lastSubdivision);
+        return regionIn(locateHere(), lastSubdivision);
       }
       streak = 0;
     }
-    const r = locateIn(point);
+    const r = locateHere();
     const own = regionCode[r];
     if (own !== null && own === code) return true;
     if (code === lastSubdivisionCode) {

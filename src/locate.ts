@@ -9,10 +9,12 @@ export interface Locator {
   locate(lat: number, lon: number): number;
   /** Country index at (lat, lon), -1 when none. */
   locateCountry(lat: number, lon: number): number;
-  /** As locate, at (p[0], p[1]): for callers holding the point in a Float64Array (no double crosses the call). */
-  locateIn(p: Float64Array): number;
-  /** As locateCountry, at (p[0], p[1]). */
-  locateCountryIn(p: Float64Array): number;
+  /** The point the descents read (lat, lon): callers that keep a point in it call locateHere / locateCountryHere, and no double crosses a call. */
+  here: Float64Array;
+  /** As locate, at (here[0], here[1]). */
+  locateHere(): number;
+  /** As locateCountry, at (here[0], here[1]). */
+  locateCountryHere(): number;
 }
 
 const locators = new WeakMap<Dataset, Locator>();
@@ -59,18 +61,6 @@ function createLocator(ds: Dataset): Locator {
   function locateCountry(lat: number, lon: number): number {
     here[0] = lat;
     here[1] = lon;
-    return countryHere();
-  }
-
-  function locateIn(p: Float64Array): number {
-    here[0] = p[0];
-    here[1] = p[1];
-    return regionHere();
-  }
-
-  function locateCountryIn(p: Float64Array): number {
-    here[0] = p[0];
-    here[1] = p[1];
     return countryHere();
   }
 
@@ -211,7 +201,7 @@ function createLocator(ds: Dataset): Locator {
     return regionCountry[e];
   }
 
-  return { locate, locateCountry, locateIn, locateCountryIn };
+  return { locate, locateCountry, here, locateHere: regionHere, locateCountryHere: countryHere };
 }
 
 /**
