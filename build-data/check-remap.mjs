@@ -29,6 +29,7 @@ for (const [i, e] of remap.entries.entries()) {
   if (keys.length !== 1 || !['iso_3166_2', 'adm1_code'].includes(keys[0])) { fail(`entry ${i}: match must have exactly one of iso_3166_2 / adm1_code`); continue; }
   if (!(e.to === null || typeof e.to === 'string')) fail(`entry ${i}: "to" must be a code or null`);
   if (typeof e.reason !== 'string' || !e.reason.trim()) fail(`entry ${i}: missing reason`);
+  if (e.fill !== undefined && (e.fill !== 'nearest' || e.to !== null)) fail(`entry ${i}: "fill" can only be "nearest", on an entry whose "to" is null`);
   const [k] = keys;
   const idx = k === 'adm1_code' ? byFeature : byCode;
   if (idx.has(e.match[k])) fail(`duplicate entry for ${k} ${e.match[k]}`);

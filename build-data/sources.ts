@@ -37,6 +37,12 @@ interface RemapEntry {
   match: { iso_3166_2?: string; adm1_code?: string };
   to: string | null;
   reason: string;
+  /**
+   * 'nearest': leave the feature out, so its land is a gap in its country's subdivisions and
+   * the build's nearest-subdivision rule answers there (within 25 km). For a thin uncoded strip
+   * between coded units (the UNDOF zone), where "no subdivision" is a worse answer than the unit next door.
+   */
+  fill?: 'nearest';
 }
 
 export interface Sources {
@@ -313,10 +319,11 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       let code: string | null = raw;
       if (entry) {
         code = entry.to;
-        const key = `${raw}→${entry.to ?? 'none'}`;
-        const log = remapApplied.get(key) ?? { from: raw, to: entry.to, reason: entry.reason, features: 0 };
+        const key = `${raw}→${entry.fill ?? entry.to ?? 'none'}`;
+        const log = remapApplied.get(key) ?? { from: raw, to: entry.fill === 'nearest' ? '(nearest subdivision)' : entry.to, reason: entry.reason, features: 0 };
         log.features++;
         remapApplied.set(key, log);
+        if (entry.fill === 'nearest') continue;
       } else if (!subdivisionIndex.has(raw)) {
         code = null;
         const key = `${raw}→unmapped`;

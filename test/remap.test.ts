@@ -49,6 +49,8 @@ describe('subdivision codes', () => {
     ['Tena', -0.9938, -77.8129, 'EC-N'],
     ['Bistrica ob Sotli', 46.0569, 15.6636, 'SI-149'],
     ['Podčetrtek', 46.1569, 15.5992, 'SI-092'],
+    // Natural Earth draws the UNDOF zone as one uncoded feature; the nearest governorate answers in it.
+    ['Quneitra (UNDOF zone)', 33.125, 35.824, 'SY-QU'],
   ])('%s answers the current code %s', (_n, lat, lon, code) => {
     expect(subdivisionFromGps(lat, lon)).toBe(code);
   });
