@@ -3,8 +3,9 @@
 // 1. The typed-array batch API against the single-point functions, same points.
 // 2. `geolookup batch` (the built CLI, whole pipeline: read, parse, look up, write
 //    a file) on a seeded CSV of BENCH_BATCH_ROWS rows (default 10 M), with 1 worker,
-//    2 workers and all cores, BENCH_BATCH_REPEAT (3) times each (alternating, best kept:
-//    on a shared machine the best run is the one least disturbed by others); then the
+//    2 workers and all cores, BENCH_BATCH_REPEAT (5) times each (alternating, best kept:
+//    on a shared machine the best run is the one least disturbed by others; the 2-to-1 worker
+//    ratio is also given per round, the two runs back to back); then the
 //    same with the output to /dev/null, which leaves out the kernel's file-write cost.
 //    Where `taskset` exists, also 1 worker with the whole process pinned to one core: with
 //    `--workers 1` unpinned, the main thread's reading and writing and the kernel's page-cache
@@ -22,7 +23,7 @@ import { cityPoints, spherePoints, type Points } from './points.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
-const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 3);
+const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 5);
 const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -114,6 +115,11 @@ try {
   const sinks = ['file', '/dev/null'] as const;
   type Sink = (typeof sinks)[number];
   const results = new Map<string, { wall: number; internal: number; steady: number; startup: number; rss: number; cpu: number; loads: string[] }>();
+  // Every run's wall-clock rows/s, by configuration and round: 1 and 2 workers run back to back
+  // in each round, so their ratio within a round is paired. This VM's speed drifts from minute to
+  // minute (identical runs took from 2.0 to 4.3 CPU seconds), which best-of-n against best-of-n
+  // can pair across two different speeds.
+  const perRound = new Map<string, number[]>();
   for (let r = 0; r < REPEAT; r++) {
     for (const sink of sinks) {
       for (const workers of configs) {
@@ -139,6 +145,7 @@ try {
           rmSync(out);
         }
         const key = `${sink} ${workers}`;
+        perRound.set(key, [...(perRound.get(key) ?? []), ROWS / wall]);
         const prev = results.get(key);
         const internal = Number(m[1].replace(/,/g, ''));
         const steady = Number(after[1].replace(/,/g, ''));
@@ -163,6 +170,12 @@ try {
     const core = results.get(`${sink} 1 (one core)`);
     const two = results.get(`${sink} 2`);
     if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary), ${(two.steady / one.steady).toFixed(2)}× (after start-up)`);
+    const ones = perRound.get(`${sink} 1`)!;
+    const twos = perRound.get(`${sink} 2`);
+    if (twos) {
+      const paired = twos.map((w, r) => w / ones[r]).sort((a, b) => a - b);
+      console.log(`  per round, 2 workers right after 1 (wall clock): median ${paired[paired.length >> 1].toFixed(2)}× (${paired.map((x) => x.toFixed(2)).join(', ')})`);
+    }
     if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
   }
 
