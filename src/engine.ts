@@ -110,7 +110,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (i !== undefined) aliasSubdivision[c] = i;
   });
 
-  const { locate, locateCountry, here, locateHere, locateCountryHere } = locator(ds);
+  const { locate, locateCountry, here: point, locateHere, locateCountryHere } = locator(ds);
   // Region id → subdivision code (null where none): one read instead of two. The strings are the
   // metadata's own, which JSON.parse internalizes, like code literals in callers' source: two
   // different internalized strings compare by pointer, where a fresh copy against a literal of
@@ -223,7 +223,7 @@ export function createEngine(ds: Dataset): GeoLookup {
   // mixed questions (own codes among runs of one fallback code) flip between the two orders and
   // cost ~2 ns a call in mispredicted branches; 64 calls is nothing to a geofencing loop.
   let streak = 0;
-  // The point reaches countryHolds / subdivisionHolds and the locator through this array, never
+  // The point (lat, lon) reaches countryHolds / subdivisionHolds and the locator through `point`, never
   // as double arguments: whether V8 inlines a call depends on the caller's code too, and a double
   // passed to a call it does not inline is boxed. Called through a generic caller (one loop
   // calling many closures, as a harness or a router does), the one-code isInSubdivision's
@@ -231,7 +231,6 @@ export function createEngine(ds: Dataset): GeoLookup {
   // inside the box (test/allocation.test.ts, "through a generic caller"). The array is the
   // locator's own, which its descents read: copying the point from an array of ours into it
   // cost isInCountry 2-3 ns and isInSubdivision ~1 ns a call (bench harness, near cities).
-  const point = here; // lat, lon
   function countryHolds(code: unknown): boolean {
     const c = locateCountryHere();
     if (code === lastCountryCode) return lastCountry === c;
