@@ -10,10 +10,15 @@
 //    Where `taskset` exists, also 1 worker with the whole process pinned to one core: with
 //    `--workers 1` unpinned, the main thread's reading and writing and the kernel's page-cache
 //    work run on the second core, so that row is the throughput of one core.
+//    With `taskset` and at least 2 cores, each round also runs two independent 1-worker
+//    processes at once, pinned to cores 0 and 1, each on the whole file: nothing is shared
+//    between them, so their combined rate over the pinned run alone is the most 2 cores of this
+//    machine give this job (memory, caches and the hypervisor included), the yardstick for the
+//    2-worker ratio.
 //    "After start-up" is the CLI's own rate from the first job handed to a worker to the end
 //    (reading, parsing, lookups, writing, closing the output), without the fixed ~0.15 s of
 //    reading and checking the dataset and starting the workers, nor Node's own start.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,14 +125,37 @@ try {
   // minute (identical runs took from 2.0 to 4.3 CPU seconds), which best-of-n against best-of-n
   // can pair across two different speeds.
   const perRound = new Map<string, number[]>();
+  const cli = join(root, 'dist', 'cli.js');
+  // Two pinned 1-worker processes at once, each on the whole file; resolves with the combined rows/s.
+  const pair = async (sink: Sink) => {
+    const t = performance.now();
+    const one = (core: number) =>
+      new Promise<void>((resolve, reject) => {
+        const out = sink === 'file' ? join(dir, `out-${core}.csv`) : '/dev/null';
+        const child = spawn(TASKSET!, ['-c', String(core), process.execPath, cli, 'batch', file, '-o', out, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        child.stderr.on('data', (d: Buffer) => (err += d));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`batch failed: ${err}`))));
+      });
+    await Promise.all([one(0), one(1)]);
+    const wall = (performance.now() - t) / 1000;
+    if (sink === 'file') for (const core of [0, 1]) rmSync(join(dir, `out-${core}.csv`));
+    return (2 * ROWS) / wall;
+  };
+  const withPair = TASKSET !== null && availableParallelism() >= 2;
   for (let r = 0; r < REPEAT; r++) {
     for (const sink of sinks) {
+      if (withPair) {
+        const key = `${sink} pair`;
+        perRound.set(key, [...(perRound.get(key) ?? []), await pair(sink)]);
+      }
       for (const workers of configs) {
         const out = sink === 'file' ? join(dir, 'out.csv') : '/dev/null';
         const loadBefore = load();
         const t = performance.now();
         const pinned = typeof workers === 'string';
-        const cmd = [process.execPath, join(root, 'dist', 'cli.js'), 'batch', file, '-o', out, '--workers', pinned ? '1' : String(workers)];
+        const cmd = [process.execPath, cli, 'batch', file, '-o', out, '--workers', pinned ? '1' : String(workers)];
         if (pinned) cmd.unshift(TASKSET!, '-c', '0');
         // GNU time (Debian package `time`) adds the CPU seconds when it is there.
         const run = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', ...cmd], { encoding: 'utf8' }) : spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
@@ -177,6 +205,18 @@ try {
       console.log(`  per round, 2 workers right after 1 (wall clock): median ${paired[paired.length >> 1].toFixed(2)}× (${paired.map((x) => x.toFixed(2)).join(', ')})`);
     }
     if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
+    const pairs = perRound.get(`${sink} pair`);
+    const cores = perRound.get(`${sink} 1 (one core)`);
+    if (pairs && cores) {
+      // The pair runs just before the pinned run in each round: paired like the ratios above.
+      const ceiling = pairs.map((p, r) => p / cores[r]).sort((a, b) => a - b);
+      const median = (xs: number[]) => xs[xs.length >> 1];
+      console.log(`  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: median ${median(ceiling).toFixed(2)}× (${ceiling.map((x) => x.toFixed(2)).join(', ')})`);
+      if (twos) {
+        const share = twos.map((w, r) => w / pairs[r]).sort((a, b) => a - b);
+        console.log(`  2 workers / that pair's combined rate, per round: median ${median(share).toFixed(2)} (${share.map((x) => x.toFixed(2)).join(', ')})`);
+      }
+    }
   }
 
   // NDJSON: the same points as objects, 2 M rows (or all, when fewer), to /dev/null.
