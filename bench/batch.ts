@@ -193,6 +193,7 @@ try {
       console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${fmt(r.steady)} | ${r.startup.toFixed(2)} | ${(r.wall / one.wall).toFixed(2)} | ${core ? (r.wall / core.wall).toFixed(2) : '-'} | ${(r.steady / one.steady).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
     }
   }
+  const median = (sorted: number[]) => sorted[sorted.length >> 1];
   for (const sink of sinks as readonly Sink[]) {
     const one = results.get(`${sink} 1`)!;
     const core = results.get(`${sink} 1 (one core)`);
@@ -202,7 +203,7 @@ try {
     const twos = perRound.get(`${sink} 2`);
     if (twos) {
       const paired = twos.map((w, r) => w / ones[r]).sort((a, b) => a - b);
-      console.log(`  per round, 2 workers right after 1 (wall clock): median ${paired[paired.length >> 1].toFixed(2)}× (${paired.map((x) => x.toFixed(2)).join(', ')})`);
+      console.log(`  per round, 2 workers right after 1 (wall clock): median ${median(paired).toFixed(2)}× (${paired.map((x) => x.toFixed(2)).join(', ')})`);
     }
     if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
     const pairs = perRound.get(`${sink} pair`);
@@ -210,7 +211,6 @@ try {
     if (pairs && cores) {
       // The pair runs just before the pinned run in each round: paired like the ratios above.
       const ceiling = pairs.map((p, r) => p / cores[r]).sort((a, b) => a - b);
-      const median = (xs: number[]) => xs[xs.length >> 1];
       console.log(`  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: median ${median(ceiling).toFixed(2)}× (${ceiling.map((x) => x.toFixed(2)).join(', ')})`);
       if (twos) {
         const share = twos.map((w, r) => w / pairs[r]).sort((a, b) => a - b);
