@@ -125,6 +125,7 @@ try {
   // minute (identical runs took from 2.0 to 4.3 CPU seconds), which best-of-n against best-of-n
   // can pair across two different speeds.
   const perRound = new Map<string, number[]>();
+  const addRound = (key: string, rowsPerSecond: number) => perRound.set(key, [...(perRound.get(key) ?? []), rowsPerSecond]);
   const cli = join(root, 'dist', 'cli.js');
   // Two pinned 1-worker processes at once, each on the whole file; resolves with the combined rows/s.
   const pair = async (sink: Sink) => {
@@ -146,10 +147,7 @@ try {
   const withPair = TASKSET !== null && availableParallelism() >= 2;
   for (let r = 0; r < REPEAT; r++) {
     for (const sink of sinks) {
-      if (withPair) {
-        const key = `${sink} pair`;
-        perRound.set(key, [...(perRound.get(key) ?? []), await pair(sink)]);
-      }
+      if (withPair) addRound(`${sink} pair`, await pair(sink));
       for (const workers of configs) {
         const out = sink === 'file' ? join(dir, 'out.csv') : '/dev/null';
         const loadBefore = load();
@@ -173,7 +171,7 @@ try {
           rmSync(out);
         }
         const key = `${sink} ${workers}`;
-        perRound.set(key, [...(perRound.get(key) ?? []), ROWS / wall]);
+        addRound(key, ROWS / wall);
         const prev = results.get(key);
         const internal = Number(m[1].replace(/,/g, ''));
         const steady = Number(after[1].replace(/,/g, ''));
@@ -193,7 +191,11 @@ try {
       console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${fmt(r.steady)} | ${r.startup.toFixed(2)} | ${(r.wall / one.wall).toFixed(2)} | ${core ? (r.wall / core.wall).toFixed(2) : '-'} | ${(r.steady / one.steady).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
     }
   }
-  const median = (sorted: number[]) => sorted[sorted.length >> 1];
+  // Per-round ratios a[r] / b[r], as "median m (every ratio, sorted)".
+  const paired = (a: number[], b: number[], unit = '×') => {
+    const sorted = a.map((x, r) => x / b[r]).sort((x, y) => x - y);
+    return `median ${sorted[sorted.length >> 1].toFixed(2)}${unit} (${sorted.map((x) => x.toFixed(2)).join(', ')})`;
+  };
   for (const sink of sinks as readonly Sink[]) {
     const one = results.get(`${sink} 1`)!;
     const core = results.get(`${sink} 1 (one core)`);
@@ -201,21 +203,14 @@ try {
     if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary), ${(two.steady / one.steady).toFixed(2)}× (after start-up)`);
     const ones = perRound.get(`${sink} 1`)!;
     const twos = perRound.get(`${sink} 2`);
-    if (twos) {
-      const paired = twos.map((w, r) => w / ones[r]).sort((a, b) => a - b);
-      console.log(`  per round, 2 workers right after 1 (wall clock): median ${median(paired).toFixed(2)}× (${paired.map((x) => x.toFixed(2)).join(', ')})`);
-    }
+    if (twos) console.log(`  per round, 2 workers right after 1 (wall clock): ${paired(twos, ones)}`);
     if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
     const pairs = perRound.get(`${sink} pair`);
     const cores = perRound.get(`${sink} 1 (one core)`);
     if (pairs && cores) {
       // The pair runs just before the pinned run in each round: paired like the ratios above.
-      const ceiling = pairs.map((p, r) => p / cores[r]).sort((a, b) => a - b);
-      console.log(`  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: median ${median(ceiling).toFixed(2)}× (${ceiling.map((x) => x.toFixed(2)).join(', ')})`);
-      if (twos) {
-        const share = twos.map((w, r) => w / pairs[r]).sort((a, b) => a - b);
-        console.log(`  2 workers / that pair's combined rate, per round: median ${median(share).toFixed(2)} (${share.map((x) => x.toFixed(2)).join(', ')})`);
-      }
+      console.log(`  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: ${paired(pairs, cores)}`);
+      if (twos) console.log(`  2 workers / that pair's combined rate, per round: ${paired(twos, pairs, '')}`);
     }
   }
 
