@@ -1,8 +1,8 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { defineConfig } from 'tsup';
-import { HEADER_BYTES, sealOf } from './src/container.js';
+import { HEADER_BYTES, sealOf } from './src/format/container.js';
 
-// The seal of the dataset built beside this code (src/seal.ts): its loads skip the pointer checks.
+// The seal of the dataset built beside this code (src/node/seal.ts): its loads skip the pointer checks.
 const data = 'dist-data/world.geolookup';
 const seal = existsSync(data) ? sealOf(header(data)) : '';
 
@@ -15,9 +15,16 @@ function header(path: string): Uint8Array {
 }
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts', cli: 'src/cli.ts', 'client/index': 'src/client.ts', 'server/index': 'src/server/server.ts', 'batch-worker': 'src/batch-worker.ts' },
+  entry: {
+    index: 'src/index.ts',
+    browser: 'src/browser.ts',
+    cli: 'src/cli/main.ts',
+    'client/index': 'src/client/index.ts',
+    'server/index': 'src/server/index.ts',
+    'batch-worker': 'src/batch/worker.ts',
+  },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client.ts', 'server/index': 'src/server/server.ts' } },
+  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client/index.ts', 'server/index': 'src/server/index.ts' } },
   target: 'node20',
   platform: 'neutral',
   clean: true,

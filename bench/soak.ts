@@ -82,7 +82,7 @@ interface Child {
   out: () => string;
 }
 function serve(keys: string, extra: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--keys', keys, ...extra], { cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--keys', keys, ...extra], { cwd: root });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (out += d));

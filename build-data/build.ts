@@ -16,17 +16,25 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSources } from './sources.js';
+import { loadSources } from './sources/load.js';
 import { makeConfig } from './config.js';
-import { buildIndex } from './index-builder.js';
+import { buildIndex } from './index/build-index.js';
 import { writeDataset, writeFeatures } from './write.js';
 import { writeReport } from './report.js';
-import { createGeoLookupFromBytes } from '../src/engine.js';
+import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
+
+/** Every source file below `dir`, in a stable order. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((n) => /\.(ts|mjs|json)$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
+}
 
 function arg(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,9 +65,13 @@ if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
 
 // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
 const hash = createHash('sha256');
-// Every file of the build, and the runtime modules it imports (a hand-kept list once missed slots.ts).
-for (const f of readdirSync(here).filter((n) => /\.(ts|mjs|json)$/.test(n)).sort()) hash.update(f).update(readFileSync(join(here, f)));
-for (const f of ['../src/layout.ts', '../src/container.ts', '../src/locate.ts', '../src/dataset.ts']) hash.update(f).update(readFileSync(join(here, f)));
+// Whole folders, not a list: the build, the format it writes and the lookup code it runs (slots
+// are checked with the runtime's own ring test). Any file added there invalidates the stamp.
+for (const dir of ['build-data', 'src/format', 'src/lookup']) {
+  for (const f of filesUnder(join(root, dir))) hash.update(relative(root, f)).update(readFileSync(f));
+}
+// The pinned source packages (their versions are the data's versions).
+hash.update(readFileSync(join(root, 'package-lock.json')));
 hash.update(JSON.stringify({ config, indexOptions }));
 const inputsHash = hash.digest('hex');
 const stamp = join(outDir, `${config.name}.inputs-sha256`);

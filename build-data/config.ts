@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { BuildConfig } from './sources.js';
-import { sourceName } from './admin1-replacements.js';
+import type { BuildConfig } from './sources/load.js';
+import { sourceName } from './sources/replacements.js';
 
 const require = createRequire(import.meta.url);
 

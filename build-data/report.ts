@@ -1,7 +1,7 @@
 // dist-data/<name>.REPORT.md: what went into the data and what the build decided.
 
-import type { BuiltIndex } from './index-builder.js';
-import type { BuildConfig, Sources } from './sources.js';
+import type { BuiltIndex } from './index/build-index.js';
+import type { BuildConfig, Sources } from './sources/load.js';
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;

@@ -3,12 +3,12 @@
 import Flatbush from 'flatbush';
 import { encode } from 'geobuf';
 import Pbf from 'pbf';
-import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/container.js';
-import { SECTIONS, type IndexParams } from '../src/layout.js';
-import type { DatasetMeta } from '../src/dataset.js';
-import type { BuiltIndex, Part } from './index-builder.js';
-import { slotTables } from './slots.js';
-import type { BuildConfig, Sources } from './sources.js';
+import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/format/container.js';
+import { SECTIONS, type IndexParams } from '../src/format/layout.js';
+import type { DatasetMeta } from '../src/format/dataset.js';
+import type { BuiltIndex, Part } from './index/build-index.js';
+import { slotTables } from './index/slots.js';
+import type { BuildConfig, Sources } from './sources/load.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
 

@@ -1,14 +1,14 @@
 // Browser / worker / Electron-renderer entry: no Node built-ins. The app fetches
 // the dataset file itself and hands over its bytes.
-import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
-import type { BinaryInput } from './container.js';
+import { createGeoLookupFromBytes, type GeoLookup } from './lookup/engine.js';
+import type { BinaryInput } from './format/container.js';
 
-export * from './errors.js';
-export type { GeoLookup } from './engine.js';
-export type { BBox, BoxQueries } from './boxes.js';
-export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
-export type { BinaryInput } from './container.js';
-export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';
+export * from './lookup/errors.js';
+export type { GeoLookup } from './lookup/engine.js';
+export type { BBox, BoxQueries } from './lookup/boxes.js';
+export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
+export type { BinaryInput } from './format/container.js';
+export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 
 /** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */
 export function createGeoLookup(options: { data: BinaryInput } | BinaryInput): GeoLookup {

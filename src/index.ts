@@ -1,20 +1,20 @@
 // Node entry: the four operations on the embedded dataset (dist-data/world.geolookup),
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
-import { createGeoLookupFromBytes, type GeoLookup } from './engine.js';
-import { checkFor, defaultDataPath, readFile } from './data-path.js';
-import type { BinaryInput } from './container.js';
-import type { BBox } from './boxes.js';
-import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './dataset.js';
+import { createGeoLookupFromBytes, type GeoLookup } from './lookup/engine.js';
+import { checkFor, defaultDataPath, readFile } from './node/data-path.js';
+import type { BinaryInput } from './format/container.js';
+import type { BBox } from './lookup/boxes.js';
+import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './format/dataset.js';
 
-export * from './errors.js';
-export { DATA_PATH_ENV, defaultDataPath } from './data-path.js';
-export type { GeoLookup } from './engine.js';
-export type { BBox, BoxQueries } from './boxes.js';
-export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './dataset.js';
-export type { BinaryInput } from './container.js';
-export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './batch.js';
-import type { IndexArray } from './batch.js';
+export * from './lookup/errors.js';
+export { DATA_PATH_ENV, defaultDataPath } from './node/data-path.js';
+export type { GeoLookup } from './lookup/engine.js';
+export type { BBox, BoxQueries } from './lookup/boxes.js';
+export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
+export type { BinaryInput } from './format/container.js';
+export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
+import type { IndexArray } from './lookup/typed-arrays.js';
 
 export interface GeoLookupOptions {
   /** A dataset file path, or its bytes (Buffer, Uint8Array, ArrayBuffer). */

@@ -2,8 +2,8 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import { AuthenticationError, GeoLookupError, NotFoundError } from '../errors.js';
-import type { GeoLookup } from '../engine.js';
+import { AuthenticationError, GeoLookupError, NotFoundError } from '../lookup/errors.js';
+import type { GeoLookup } from '../lookup/engine.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';

@@ -3,8 +3,8 @@
 // the client stays free of Node built-ins. '../index.js' is right both from src/client/ and
 // from the built dist/client/ (the package entry `geolookup/client` is dist/client/index.js).
 
-import type { GeoLookup } from '../engine.js';
-import { GeoLookupError } from '../errors.js';
+import type { GeoLookup } from '../lookup/engine.js';
+import { GeoLookupError } from '../lookup/errors.js';
 
 const NODE_ENTRY = '../index.js';
 

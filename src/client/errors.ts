@@ -1,7 +1,7 @@
 // Client-only failures: no HTTP answer at all. Both are GeoLookupError subclasses
 // (status 0: "no response"), so one `catch (e instanceof GeoLookupError)` covers everything.
 
-import { GeoLookupError } from '../errors.js';
+import { GeoLookupError } from '../lookup/errors.js';
 
 export const CLIENT_PROBLEM_TYPES = {
   network: 'https://geolookup.dev/problems/network',

@@ -1,7 +1,7 @@
 // HTTP details of the service, as the client sees them: header names, rate-limit
 // parsing, Retry-After, and the mapping of error responses to the library's error classes.
 
-import { AuthenticationError, GeoLookupError, NotFoundError, RateLimitError, ValidationError, type FieldErrors } from '../errors.js';
+import { AuthenticationError, GeoLookupError, NotFoundError, RateLimitError, ValidationError, type FieldErrors } from '../lookup/errors.js';
 
 /**
  * Every header name the client reads or sends, in one place. `X-API-Key` and

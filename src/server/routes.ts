@@ -2,9 +2,9 @@
 // Coordinate and code strings go to the library as they are (after percent-decoding),
 // so the HTTP API applies exactly the library's input rules.
 
-import type { GeoLookup } from '../engine.js';
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js';
-import { coordinateError } from '../validate.js';
+import type { GeoLookup } from '../lookup/engine.js';
+import { NotFoundError, ValidationError, type FieldErrors } from '../lookup/errors.js';
+import { coordinateError } from '../lookup/validate.js';
 
 const COUNTRY_GPS = '/geo/country/fromGps/';
 const SUBDIVISION_GPS = '/geo/subdivision/fromGps/';

@@ -5,14 +5,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { dirname, basename, extname, join } from 'node:path';
-import type { GeoLookup } from '../engine.js';
-import { GeoLookupError, PROBLEM_TYPES, statusTitle, type Problem } from '../errors.js';
+import type { GeoLookup } from '../lookup/engine.js';
+import { GeoLookupError, PROBLEM_TYPES, statusTitle, type Problem } from '../lookup/errors.js';
 import { createGeoLookup, preload, type BinaryInput } from '../index.js';
 import { KEY_LENGTH, KeyStore, type KeyRecord } from './keys.js';
 import { BurstWindow, MonthClock, SLOT_MS, WINDOW_SLOTS, monthKey } from './limits.js';
 import { QuotaStore } from './quota-store.js';
 import { answer, UnknownRouteError } from './routes.js';
-import { PADDED, UNKNOWN, desync, scanConnection, takeVerdict } from './wire.js';
+import { PADDED, UNKNOWN, desync, scanConnection, takeVerdict } from './padded-key.js';
 
 export interface ServerLimits {
   /** Requests per minute per API key, any plan. Default 1000. */

@@ -14,7 +14,7 @@ export const DATASET = join(ROOT, 'dist-data', 'world.geolookup');
 
 /** Runs the CLI from source, as `npx geolookup` would from dist. */
 export function cli(args: string[], options: { timeout?: number } = {}): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+  return execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 30,
@@ -27,7 +27,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Path of the csv-wkt export of `layer` for the current dataset, with how long making it took (0 when cached). */
 export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ path: string; seconds: number }> {
   const hash = createHash('sha256').update(readFileSync(DATASET));
-  for (const f of ['cells.ts', 'export-geometry.ts', 'export.ts', 'export-cli.ts', 'locate.ts', 'dataset.ts']) hash.update(readFileSync(join(ROOT, 'src', f)));
+  // Whole folders that shape an export, so a new module there cannot leave a stale cache.
+  for (const dir of ['src/export', 'src/format', 'src/lookup', 'src/cli']) {
+    for (const f of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).sort()) {
+      if (f.endsWith('.ts')) hash.update(f).update(readFileSync(join(ROOT, dir, f)));
+    }
+  }
   const tag = hash.digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'geolookup-export-cache');
   mkdirSync(dir, { recursive: true });

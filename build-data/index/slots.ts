@@ -1,0 +1,196 @@
+// Record slots: how a lookup reaches a leaf record hung from a depth-1 block without
+// reading `blocks`, and answers most points in it without testing a ring.
+//
+// Every record child of a block hung from the level-0 grid gets an ordinal (cells in grid
+// order, children in block order); blockregion holds regionCount + (ordinal − the cell's slot
+// base in gridbase), and blockregion8 (its one-byte mirror at depth 1) BR8_SLOT + the same.
+// The slot (32 bytes, layout.ts) splits the child into SLOT_GRID² sub-cells and gives each a
+// 2-bit code: one of three palette regions that answers the whole closed sub-cell, or "test
+// the record" where a ring (of the record or of any record it leads to) comes near it, or
+// where a fourth region would be needed. It also holds the record offset, so that case costs
+// no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
+// and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
+// Each mixed sub-cell is split once more, SUB_GRID × SUB_GRID, with the same rule and the same
+// palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
+
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from '../../src/format/layout.js';
+import { evalRecord, tableEntry } from '../../src/lookup/locate.js';
+import type { BuiltIndex } from './build-index.js';
+
+export interface SlotTables {
+  blockRegion: Uint16Array;
+  blockRegion8: Uint8Array;
+  gridBase: Uint32Array;
+  slots: Uint32Array;
+  subcodes: Uint32Array;
+}
+
+/** Quantised units a ring edge must stay clear of a sub-cell by (float error is ~1e-11). */
+const CLEARANCE = 1e-6;
+const PALETTE = 3;
+
+export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number, withSlots = true): SlotTables {
+  const { grid, blocks, records } = index;
+  const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
+  const qscale = 65535 / (1 + 2 * margin);
+  const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
+  for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
+  const gridBase = new Uint32Array(grid.length);
+  const children = fanout * fanout;
+  // A block holds at most fanout² slots: none when they would not fit the one-byte mirror or
+  // the ids left above the regions; and none past what gridbase's slot bits can count. None
+  // either when the caller asks (a countries-only dataset: country lookups never read slots).
+  const slotsFit = withSlots && children <= BR8_SLOTS && regionCount + children < NO_REGION16;
+  const out: number[] = [];
+  const subcodes: number[] = [];
+  const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
+  const subAnswers = new Int32Array(SUB_GRID * SUB_GRID);
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    const base = out.length / SLOT_WORDS;
+    if (!slotsFit || base + children > GRIDBASE_SLOT_MASK + 1) continue;
+    gridBase[cell] = base;
+    for (let k = 0; k < children; k++) {
+      const e = blocks[off + k];
+      if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
+      blockRegion[off + k] = regionCount + out.length / SLOT_WORDS - gridBase[cell];
+      const rings: number[][] = [];
+      ringsOf(records, e & VALUE_MASK, rings);
+      const at = (i: number, j: number, n: number) => answerIn(records, coords, e, rings, i, j, n, margin, qscale);
+      for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
+      const words = packSlot(answers, e & VALUE_MASK);
+      words[3] = subcodes.length;
+      const palette = [words[0] & 0xffff, words[0] >>> 16, words[1]];
+      for (let c = 0; c < answers.length; c++) {
+        if (codeOf(words, c) !== SLOT_MIXED) continue;
+        const i0 = (c % SLOT_GRID) * SUB_GRID;
+        const j0 = Math.floor(c / SLOT_GRID) * SUB_GRID;
+        for (let b = 0; b < subAnswers.length; b++) subAnswers[b] = at(i0 + (b % SUB_GRID), j0 + Math.floor(b / SUB_GRID), SLOT_GRID * SUB_GRID);
+        subcodes.push(packCodes(subAnswers, palette));
+      }
+      out.push(...words);
+    }
+  }
+  const blockRegion8 = mirror8(grid, blockRegion, gridBase, regionCount, children);
+  return { blockRegion, blockRegion8, gridBase, slots: Uint32Array.from(out), subcodes: Uint32Array.from(subcodes) };
+}
+
+/**
+ * The one-byte mirror of the depth-1 blockregion entries (layout.ts), and each cell's region
+ * base in gridbase's high bits: the base whose span holds most of the cell's regions (the
+ * lowest such, so the build stays deterministic); the rest read blockregion.
+ */
+function mirror8(grid: Uint32Array, blockRegion: Uint16Array, gridBase: Uint32Array, regionCount: number, children: number): Uint8Array {
+  const out = new Uint8Array(blockRegion.length).fill(BR8_WIDE);
+  const firstSlot = Math.min(regionCount, NO_REGION16);
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    const ids: number[] = [];
+    for (let k = 0; k < children; k++) {
+      const r = blockRegion[off + k];
+      if (r > 0 && r < firstSlot) ids.push(r);
+    }
+    ids.sort((a, b) => a - b);
+    let base = 0;
+    let most = 0;
+    for (let i = 0, j = 0; i < ids.length; i++) {
+      while (j < ids.length && ids[j] - ids[i] < BR8_SPAN) j++;
+      if (j - i > most) [most, base] = [j - i, ids[i]];
+    }
+    base = Math.min(base, GRIDBASE_REGION_MAX);
+    gridBase[cell] = (gridBase[cell] | (base << GRIDBASE_SLOT_BITS)) >>> 0;
+    for (let k = 0; k < children; k++) {
+      const r = blockRegion[off + k];
+      if (r === 0) out[off + k] = BR8_NO_COUNTRY;
+      else if (r === NO_REGION16) out[off + k] = BR8_WIDE;
+      else if (r >= firstSlot) out[off + k] = BR8_SLOT + r - regionCount;
+      else if (r >= base && r < base + BR8_SPAN) out[off + k] = r - base;
+    }
+  }
+  return out;
+}
+
+/**
+ * The region at every point of the closed cell (i, j) of an n × n split of the record's child cell,
+ * or -1 where a ring (of the record or one it leads to) comes near it: then its centre's answer,
+ * read with the runtime's own ring test, holds everywhere in it.
+ */
+function answerIn(records: Uint32Array, coords: Uint16Array, record: number, rings: number[][], i: number, j: number, n: number, margin: number, qscale: number): number {
+  const box = Float64Array.of((i / n + margin) * qscale - CLEARANCE, (j / n + margin) * qscale - CLEARANCE, ((i + 1) / n + margin) * qscale + CLEARANCE, ((j + 1) / n + margin) * qscale + CLEARANCE);
+  if (rings.some((ring) => touches(ring, coords, box))) return -1;
+  const centre = Float64Array.of(((i + 0.5) / n + margin) * qscale, ((j + 0.5) / n + margin) * qscale);
+  let r = record;
+  do r = evalRecord(records, coords, r & VALUE_MASK, centre);
+  while (r >>> TAG_SHIFT === TAG_RECORD);
+  if (r >>> TAG_SHIFT !== TAG_TABLE) return r;
+  // A default table: the answer holds over the sub-cell only if every table cell it meets agrees.
+  let answer = -1;
+  for (let tj = Math.floor((j * TABLE_GRID) / n); tj < Math.ceil(((j + 1) * TABLE_GRID) / n); tj++) {
+    for (let ti = Math.floor((i * TABLE_GRID) / n); ti < Math.ceil(((i + 1) * TABLE_GRID) / n); ti++) {
+      const v = tableEntry(records, r, tj * TABLE_GRID + ti);
+      if (answer >= 0 && v !== answer) return -1;
+      answer = v;
+    }
+  }
+  return answer;
+}
+
+/** One slot's words: the (up to) three most frequent sub-cell regions as its palette, then the codes. */
+function packSlot(answers: Int32Array, record: number): number[] {
+  const count = new Map<number, number>();
+  for (const a of answers) if (a >= 0) count.set(a, (count.get(a) ?? 0) + 1);
+  // Most frequent first, ties by region id: the same input always packs the same way.
+  const palette = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, PALETTE).map(([r]) => r);
+  while (palette.length < PALETTE) palette.push(0);
+  const words = [palette[0] | (palette[1] << 16), palette[2], record, 0];
+  for (let w = 0; w < answers.length; w += 16) words.push(packCodes(answers.subarray(w, w + 16), palette));
+  return words.map((w) => w >>> 0);
+}
+
+/** Up to 16 answers as 2-bit codes from the low bits: the palette index, or SLOT_MIXED (-1 or not in it). */
+function packCodes(answers: Int32Array, palette: number[]): number {
+  let word = 0;
+  for (let c = 0; c < answers.length; c++) {
+    const p = answers[c] < 0 ? -1 : palette.indexOf(answers[c]);
+    word |= (p < 0 ? SLOT_MIXED : p) << (c << 1);
+  }
+  return word >>> 0;
+}
+
+function codeOf(words: number[], c: number): number {
+  return (words[4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
+}
+
+/** [start, length] (in words) of every ring of record r and of the records its entries lead to. */
+function ringsOf(records: Uint32Array, r: number, out: number[][]): void {
+  const def = records[r + 1];
+  if (def >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, def & VALUE_MASK, out);
+  let p = r + RECORD_HEADER;
+  for (let i = 0, n = records[r]; i < n; i++) {
+    const entry = records[p];
+    const count = records[p + 1];
+    p += 2;
+    if (entry >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, entry & VALUE_MASK, out);
+    for (let k = 0; k < count; k++, p += 2) out.push([records[p], records[p + 1]]);
+  }
+}
+
+/** Whether any edge of the ring [start, length] meets the closed box [x0, y0, x1, y1]. */
+function touches([start, length]: number[], coords: Uint16Array, box: Float64Array): boolean {
+  const [x0, y0, x1, y1] = box;
+  for (let q = start, j = start + length - 1; q < start + length; j = q++) {
+    const ax = coords[2 * j], ay = coords[2 * j + 1], bx = coords[2 * q], by = coords[2 * q + 1];
+    if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
+    // The box's corners all on one side of the edge's line: no contact.
+    const dx = bx - ax, dy = by - ay;
+    const s1 = Math.sign(dx * (y0 - ay) - dy * (x0 - ax));
+    const s2 = Math.sign(dx * (y0 - ay) - dy * (x1 - ax));
+    const s3 = Math.sign(dx * (y1 - ay) - dy * (x0 - ax));
+    const s4 = Math.sign(dx * (y1 - ay) - dy * (x1 - ax));
+    if (s1 !== 0 && s1 === s2 && s1 === s3 && s1 === s4) continue;
+    return true;
+  }
+  return false;
+}

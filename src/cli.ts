@@ -1,5 +1,0 @@
-#!/usr/bin/env node
-// geolookup CLI entry; see command.ts.
-import { run } from './command.js';
-
-process.exitCode = run(process.argv.slice(2), (s) => console.log(s), (s) => console.error(s));

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// geolookup CLI entry; see command.ts.
+import { run } from './run.js';
+
+process.exitCode = run(process.argv.slice(2), (s) => console.log(s), (s) => console.error(s));

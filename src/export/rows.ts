@@ -1,0 +1,224 @@
+// The boundaries as the lookup answers them, after the overlap policy and code
+// reconciliation, for spatial joins elsewhere (PostGIS, DuckDB, BigQuery,
+// Sedona). Rows come from the dataset's own resolved cells, one row per code
+// per 1° cell (runs of whole 1° cells of one code along a row of the grid
+// merge into one rectangle), so a point covered by a row of code X is a point
+// where the lookup answers X, except on the row's edges.
+
+import type { Dataset } from '../format/dataset.js';
+import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from '../format/leaves.js';
+import { dissolve, EdgeSet, trapezoids, type FlatPolygon } from './geometry.js';
+import { locator } from '../lookup/locate.js';
+import { GRID_COLS, GRID_ROWS, TABLE_GRID } from '../format/layout.js';
+
+export type ExportLayer = 'country' | 'subdivision';
+export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv-wkt';
+export const EXPORT_LAYERS: readonly ExportLayer[] = ['country', 'subdivision'];
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq', 'csv-wkt'];
+
+/**
+ * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.155 m
+ * quantisation bound. Nine decimals left a few rows with a spike where rounding
+ * folded a centimetre-sized zig-zag onto itself (ST_IsValid false); ten leave none.
+ */
+export const EXPORT_DECIMALS = 10;
+
+export interface ExportRow {
+  layer: ExportLayer;
+  /** ISO 3166-1 alpha-3 (country layer) or ISO 3166-2 code (subdivision layer). */
+  code: string;
+  name: string;
+  /** Alpha-3 code of the country the row belongs to (the row's own code on the country layer). */
+  country: string;
+  /** The grid cell the row lies in: [west, south, east, north], whole degrees. */
+  bbox: [number, number, number, number];
+  /** Polygons [outer, ...holes], rings flat [x0, y0, x1, y1, …] (lon, lat), not closed; outers counter-clockwise. */
+  polygons: FlatPolygon[];
+}
+
+function rectangle(x0: number, y0: number, x1: number, y1: number): FlatPolygon[] {
+  return [[Float64Array.of(x0, y0, x1, y0, x1, y1, x0, y1)]];
+}
+
+/**
+ * Rows of one layer in grid order (south to north, west to east). A generator,
+ * so a writer holds one 1° cell's geometry at a time. `only` restricts the
+ * export to some level-0 cells (column from -180°, row from -90°).
+ */
+export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number, row: number) => boolean): Generator<ExportRow> {
+  const countryLayer = layer === 'country';
+  const subdivisionCountry = new Int32Array(ds.subdivisionCodes.length).fill(-1);
+  for (let r = 0; r < ds.regionSubdivision.length; r++) if (ds.regionSubdivision[r] >= 0) subdivisionCountry[ds.regionSubdivision[r]] = ds.regionCountry[r];
+  const countryNames = ds.meta.countries.map((c) => c.name);
+  const subdivisionNames = ds.meta.subdivisions.map((s) => s.name);
+  const row = (code: number, bbox: ExportRow['bbox'], polygons: FlatPolygon[]): ExportRow =>
+    countryLayer
+      ? { layer, code: ds.countryCodes[code], name: countryNames[code], country: ds.countryCodes[code], bbox, polygons }
+      : { layer, code: ds.subdivisionCodes[code], name: subdivisionNames[code], country: ds.countryCodes[subdivisionCountry[code]] ?? '', bbox, polygons };
+
+  const { locate, locateCountry } = locator(ds);
+  const classify = countryLayer
+    ? (x: number, y: number) => locateCountry(y, x)
+    : (x: number, y: number) => ds.regionSubdivision[locate(y, x)];
+
+  /** The code a leaf entry gives its whole cell, or undefined when geometry decides. */
+  const direct = (e: LeafEntry): number | undefined => {
+    if (e.kind === 'country') return e.country;
+    if (e.kind === 'region') return countryLayer ? ds.regionCountry[e.region] : ds.regionSubdivision[e.region];
+    if (countryLayer && recordCountry(ds, e.record) >= 0) return recordCountry(ds, e.record);
+    return undefined;
+  };
+
+  /** Rings that can change the answer in the leaf: a country record's, and for subdivisions the nested records' too. */
+  const ringsOf = (record: number, cell: Cell, out: Float64Array[]): void => {
+    const rec = readRecord(ds, record, cell);
+    for (const item of rec.items) {
+      out.push(...item.rings);
+      if (!countryLayer && item.entry.kind === 'record') ringsOf(item.entry.record, cell, out);
+    }
+    if (!countryLayer && rec.fallback.kind === 'record') ringsOf(rec.fallback.record, cell, out);
+    // A default table's answer changes between its cells: their edges cut the leaf like rings.
+    if (!countryLayer && rec.fallback.kind === 'table') {
+      const { cells, regions } = rec.fallback;
+      cells.forEach((t, k) => {
+        const east = k % TABLE_GRID < TABLE_GRID - 1 && regions[k + 1] !== regions[k];
+        const north = k + TABLE_GRID < regions.length && regions[k + TABLE_GRID] !== regions[k];
+        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1));
+      });
+    }
+  };
+
+  for (let r = 0; r < GRID_ROWS; r++) {
+    let runCode = -1;
+    let runStart = 0;
+    const flush = (end: number): ExportRow | null => {
+      const out = runCode >= 0 ? row(runCode, [runStart - 180, r - 90, end - 180, r - 89], rectangle(runStart - 180, r - 90, end - 180, r - 89)) : null;
+      runCode = -1;
+      return out;
+    };
+    for (let c = 0; c < GRID_COLS; c++) {
+      if (only && !only(c, r)) continue;
+      const sets = new Map<number, EdgeSet>();
+      const setOf = (code: number) => {
+        let s = sets.get(code);
+        if (!s) sets.set(code, (s = new EdgeSet()));
+        return s;
+      };
+      let uniform: number | undefined;
+      let leaves = 0;
+      forEachLeaf(ds, c, r, countryLayer, (cell, e) => {
+        leaves++;
+        const code = direct(e);
+        if (code !== undefined) {
+          if (cell.x1 - cell.x0 === 1) uniform = code;
+          if (code >= 0) setOf(code).addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
+          return;
+        }
+        const rings: Float64Array[] = [];
+        ringsOf((e as { record: number }).record, cell, rings);
+        trapezoids(rings, cell.x0, cell.y0, cell.x1, cell.y1, classify, (k, yb, yt, xl0, xr0, xl1, xr1) => {
+          if (k >= 0) setOf(k).addTrapezoid(yb, yt, xl0, xr0, xl1, xr1);
+        });
+      });
+      if (leaves === 1 && uniform !== undefined) {
+        if (uniform !== runCode) {
+          const done = flush(c);
+          if (done) yield done;
+          runCode = uniform;
+          runStart = c;
+        }
+        continue;
+      }
+      const done = flush(c);
+      if (done) yield done;
+      for (const code of [...sets.keys()].sort((a, b) => a - b)) {
+        const polygons = dissolve(sets.get(code)!);
+        if (polygons.length) yield row(code, [c - 180, r - 90, c - 179, r - 89], polygons);
+      }
+    }
+    const done = flush(GRID_COLS);
+    if (done) yield done;
+  }
+}
+
+// ── Writers ──────────────────────────────────────────────────────────────────
+
+const SCALE = 10 ** EXPORT_DECIMALS;
+const num = (v: number): string => String(Math.round(v * SCALE) / SCALE);
+
+/**
+ * Rounded, closed rings; repeated points after rounding dropped, rings left
+ * with fewer than three points dropped (a polygon whose outer ring goes, with
+ * its holes: slivers far thinner than the quantisation bound).
+ */
+function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
+  const out: string[][][] = [];
+  for (const poly of polygons) {
+    const rings: string[][] = [];
+    for (const ring of poly) {
+      const pts: string[] = [];
+      for (let i = 0; i < ring.length; i += 2) {
+        const p = `${num(ring[i])} ${num(ring[i + 1])}`;
+        if (pts[pts.length - 1] !== p) pts.push(p);
+      }
+      while (pts.length > 1 && pts[pts.length - 1] === pts[0]) pts.pop();
+      if (pts.length < 3) {
+        if (rings.length === 0) break;
+        continue;
+      }
+      pts.push(pts[0]);
+      rings.push(pts);
+    }
+    if (rings.length) out.push(rings);
+  }
+  return out;
+}
+
+const wktOf = (polys: string[][][]): string => `MULTIPOLYGON(${polys.map((p) => `(${p.map((r) => `(${r.join(',')})`).join(',')})`).join(',')})`;
+
+function geoJsonOf(row: ExportRow, polys: string[][][]): string {
+  const coords = polys.map((p) => `[${p.map((r) => `[${r.map((pt) => `[${pt.replace(' ', ',')}]`).join(',')}]`).join(',')}]`).join(',');
+  const props = JSON.stringify({ layer: row.layer, code: row.code, name: row.name, country: row.country });
+  return `{"type":"Feature","properties":${props},"bbox":${JSON.stringify(row.bbox)},"geometry":{"type":"MultiPolygon","coordinates":[${coords}]}}`;
+}
+
+export function rowToWkt(row: ExportRow): string {
+  return wktOf(roundedPolygons(row.polygons));
+}
+
+export function rowToGeoJson(row: ExportRow): string {
+  return geoJsonOf(row, roundedPolygons(row.polygons));
+}
+
+const csvField = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+export const CSV_HEADER = 'layer,code,name,country,wkt';
+
+export function rowToCsv(row: ExportRow): string {
+  return csvOf(row, roundedPolygons(row.polygons));
+}
+
+const csvOf = (row: ExportRow, polys: string[][][]) => `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${wktOf(polys)}"`;
+
+/**
+ * The export as text chunks, each ending in a newline: a header or opening
+ * first (csv-wkt, geojson), one chunk per row, a closing last (geojson).
+ * geojsonseq is one Feature per line (newline-delimited GeoJSON, no RS byte).
+ * Rows with nothing left after rounding (slivers) are not written.
+ */
+export function* exportChunks(ds: Dataset, layer: ExportLayer, format: ExportFormat, only?: (col: number, row: number) => boolean): Generator<string> {
+  if (format === 'csv-wkt') yield `${CSV_HEADER}\n`;
+  if (format === 'geojson') yield '{"type":"FeatureCollection","features":[\n';
+  let first = true;
+  for (const row of exportRows(ds, layer, only)) {
+    const polys = roundedPolygons(row.polygons);
+    if (polys.length === 0) continue;
+    if (format === 'csv-wkt') yield `${csvOf(row, polys)}\n`;
+    else if (format === 'geojsonseq') yield `${geoJsonOf(row, polys)}\n`;
+    else {
+      yield `${first ? '' : ',\n'}${geoJsonOf(row, polys)}`;
+      first = false;
+    }
+  }
+  if (format === 'geojson') yield '\n]}\n';
+}

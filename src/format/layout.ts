@@ -1,0 +1,117 @@
+// Layout of the lookup dataset payload, shared by build-data (writer) and the
+// runtime (reader). See docs/ARCHITECTURE.md for the picture.
+
+/** Sections in payload order; the section table holds [offset, length] per entry. */
+export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slots', 'blockregion8', 'subcodes'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+/** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */
+export const GRID_COLS = 360;
+export const GRID_ROWS = 180;
+
+/**
+ * A cell entry is a Uint32. The top two bits say what the low 30 bits are:
+ *   0: a region id (0 = no country here)
+ *   1: offset of a child block in `blocks`: fanout² entries, row-major from the south-west;
+ *      `blockcountry` holds, at the same offsets, each child's single country + 2
+ *      (1 = no country, 0 = several), so country lookups stop a level early
+ *   2: offset of a geometry record in `records`
+ *   3: (a record's default only) offset of the record's default table in `records`
+ */
+export const TAG_SHIFT = 30;
+export const TAG_BLOCK = 1;
+export const TAG_RECORD = 2;
+export const TAG_TABLE = 3;
+export const VALUE_MASK = 0x3fffffff;
+
+/**
+ * Record: [itemCount, defaultEntry, country + 1, item...]; item: [entry, ringCount, (start, length)...].
+ * `country + 1` is set (non-zero) on a record that lists one country's subdivisions,
+ * so a country-only lookup can stop there without testing them.
+ * Items are tested in order and the first whose rings hold the point (even-odd
+ * over the item's rings) gives its entry; else the default entry applies. An
+ * entry may itself be a record (country first, then its subdivisions).
+ * A ring is (start, length): its vertices are words start… of `records` itself, right
+ * after the record's item list, each an x (low 16 bits) and y (high 16 bits) quantised
+ * over the cell window; the runtime reads them through a Uint16 view of the same bytes.
+ */
+export const QUANT_MAX = 65535;
+export const RECORD_HEADER = 3;
+/**
+ * Default table: a record that lists one country's subdivisions may give, instead of one
+ * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the
+ * default answers where none of the record's subdivision polygons holds the point: coastal
+ * and river-bank gaps between the two sources; see build-data/index-builder.ts gapTable).
+ * The table follows the record's vertices: TABLE_GRID² Uint16 region ids, row-major from the
+ * south-west, two per word (low half first). Its grid is the record slots' SLOT_GRID, so a
+ * slot sub-cell lies in exactly one table cell.
+ */
+export const TABLE_GRID = 8;
+export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
+/** gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries. */
+export const UNIFORM_MIXED = 0;
+
+/** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
+
+/**
+ * blockregion: per block entry, its region id when the entry is one (and fits), else this.
+ * In a block hung from the level-0 grid (depth 1), a record child holds a **slot** instead:
+ * regionCount + (ordinal − slotBase(cell)), where ordinals number the record children of
+ * depth-1 blocks in grid order (at most BR8_SLOTS per block, and below 2^GRIDBASE_SLOT_BITS).
+ * `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never straddles a cache line
+ * when the dataset is 32-byte aligned in memory):
+ *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
+ *   word 2: the record's offset in `records`; word 3: the index in `subcodes` of the word of the
+ *     slot's first mixed sub-cell (code 3)
+ *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
+ *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 mixed.
+ * `subcodes` holds one Uint32 per mixed sub-cell, slots in ordinal order, a slot's mixed sub-cells
+ * in code order (so the k-th mixed sub-cell of slot s is word slots[s·8 + 3] + k): SUB_GRID²
+ * 2-bit codes of its sub-sub-cells, row-major from the south-west: 0-2 the slot's palette region
+ * answers the whole closed sub-sub-cell, 3 test the record.
+ * See build-data/slots.ts.
+ */
+export const NO_REGION16 = 0xffff;
+/**
+ * blockregion8: a one-byte mirror of blockregion for the blocks hung from the level-0 grid
+ * (entries elsewhere are BR8_WIDE and never read). Near populated places most lookups end at
+ * depth 1, and half the bytes there keep twice as many cells in the CPU cache. A byte v is:
+ *   v < BR8_SPAN: region regionBase(cell) + v
+ *   BR8_SLOT + k (k < BR8_SLOTS): the cell's record slot k, ordinal slotBase(cell) + k
+ *   BR8_NO_COUNTRY: region 0
+ *   BR8_WIDE: read blockregion (a region outside the cell's span, or NO_REGION16: descend)
+ * gridbase packs both bases: slot base in the low GRIDBASE_SLOT_BITS, region base above.
+ */
+export const BR8_SPAN = 190;
+export const BR8_SLOT = 190;
+export const BR8_SLOTS = 64;
+export const BR8_NO_COUNTRY = 254;
+export const BR8_WIDE = 255;
+export const GRIDBASE_SLOT_BITS = 19;
+export const GRIDBASE_SLOT_MASK = (1 << GRIDBASE_SLOT_BITS) - 1;
+/** Highest region base gridbase can hold; regions above base + span go through BR8_WIDE. */
+export const GRIDBASE_REGION_MAX = (1 << (32 - GRIDBASE_SLOT_BITS)) - 1;
+/** Sub-cells per side of a record slot's answer grid, and words per slot. */
+export const SLOT_GRID = 8;
+export const SLOT_WORDS = 8;
+/** The 2-bit code of a mixed sub-cell (in a slot: read its subcodes word; in subcodes: test the rings). */
+export const SLOT_MIXED = 3;
+/** Sub-sub-cells per side of a mixed sub-cell (SUB_GRID² 2-bit codes fill one Uint32). */
+export const SUB_GRID = 4;
+
+/** Region table: Uint16 pairs [countryIndex, subdivisionIndex]; this subdivision index means none. */
+export const NO_SUBDIVISION16 = 0xffff;
+
+export interface IndexParams {
+  /** Children per side at depth 1, 2, …; fanouts.length is the maximum depth. */
+  fanouts: number[];
+  /** Clip-window margin as a fraction of the cell side, on every side. */
+  margin: number;
+}
+
+/** How many of the 16 two-bit codes in `word` are SLOT_MIXED (3): a popcount of the both-bits-set pairs. */
+export function mixedCodes(word: number): number {
+  let x = word & (word >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}

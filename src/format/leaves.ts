@@ -1,0 +1,144 @@
+// Reads the dataset's resolved cells back as geometry: every leaf cell with its
+// window and its entry, and a record's items with their rings in lon/lat. This
+// module, locate.ts and dataset.ts are the only readers of the record layout,
+// so a change to the format is made in these three places.
+
+import type { Dataset } from './dataset.js';
+import { tableEntry } from '../lookup/locate.js';
+import { GRID_COLS, RECORD_HEADER, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from './layout.js';
+
+/** A half-open cell [x0, x1) × [y0, y1) in degrees (x = longitude, y = latitude). */
+export interface Cell {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** What a leaf cell holds: a region id, a record, or (country lookups) one country for the whole cell. */
+export type LeafEntry =
+  | { kind: 'region'; region: number }
+  | { kind: 'record'; record: number }
+  /** Country index, -1 for none: a gridcountry / blockcountry entry that a country lookup stops at. */
+  | { kind: 'country'; country: number };
+
+export interface RecordItem {
+  entry: LeafEntry;
+  /** Rings in lon/lat, flat [x0, y0, x1, y1, …], not closed; the item holds a point when an odd number of rings do. */
+  rings: Float64Array[];
+}
+
+export interface LeafRecord {
+  /** Country index for a record that lists one country's subdivisions, else -1. */
+  country: number;
+  items: RecordItem[];
+  /** Where no item holds the point: an entry, or a default table (its cells' regions, row-major from the south-west). */
+  fallback: LeafEntry | { kind: 'table'; cells: Cell[]; regions: number[] };
+}
+
+function leafEntry(e: number): LeafEntry {
+  const tag = e >>> TAG_SHIFT;
+  if (tag === TAG_RECORD) return { kind: 'record', record: e & VALUE_MASK };
+  return { kind: 'region', region: e & VALUE_MASK };
+}
+
+/**
+ * Child (i, j) of a cell split nx × ny; the last row and column end exactly on the parent's
+ * edge. The builder cuts cells with it too, so the readers here see the cells it resolved.
+ */
+export function childCell(cell: Cell, nx: number, ny: number, i: number, j: number): Cell {
+  const w = (cell.x1 - cell.x0) / nx;
+  const h = (cell.y1 - cell.y0) / ny;
+  return {
+    x0: cell.x0 + i * w,
+    y0: cell.y0 + j * h,
+    x1: i === nx - 1 ? cell.x1 : cell.x0 + (i + 1) * w,
+    y1: j === ny - 1 ? cell.y1 : cell.y0 + (j + 1) * h,
+  };
+}
+
+/** Cell k of a leaf's default table (TABLE_GRID per side, row-major from the south-west). */
+export function tableCell(cell: Cell, k: number): Cell {
+  return childCell(cell, TABLE_GRID, TABLE_GRID, k % TABLE_GRID, Math.floor(k / TABLE_GRID));
+}
+
+/**
+ * Visits the leaves of level-0 cell (col, row), south-west first, as the lookup
+ * descends: with `countryOnly`, a gridcountry or blockcountry entry naming a single
+ * country ends the descent there, as it does for countryFromGps.
+ */
+export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: boolean, visit: (cell: Cell, entry: LeafEntry) => void): void {
+  const i = row * GRID_COLS + col;
+  const x0 = col - 180;
+  const y0 = row - 90;
+  if (countryOnly && ds.gridCountry[i] !== 0) {
+    visit({ x0, y0, x1: x0 + 1, y1: y0 + 1 }, { kind: 'country', country: ds.gridCountry[i] - 2 });
+    return;
+  }
+  const walk = (e: number, cell: Cell, depth: number): void => {
+    if (e >>> TAG_SHIFT !== TAG_BLOCK) {
+      visit(cell, leafEntry(e));
+      return;
+    }
+    const block = e & VALUE_MASK;
+    const f = ds.fanouts[depth];
+    for (let cy = 0; cy < f; cy++) {
+      for (let cx = 0; cx < f; cx++) {
+        const child = childCell(cell, f, f, cx, cy);
+        const at = block + cy * f + cx;
+        if (countryOnly && ds.blockCountry[at] !== 0) visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
+        else walk(ds.blocks[at], child, depth + 1);
+      }
+    }
+  };
+  walk(ds.grid[i], { x0, y0, x1: x0 + 1, y1: y0 + 1 }, 0);
+}
+
+/** Country index named by a record that lists one country's subdivisions, else -1. */
+export function recordCountry(ds: Dataset, record: number): number {
+  return ds.records[record + 2] - 1;
+}
+
+/**
+ * A leaf record with its rings in lon/lat. The Uint16 grid spans the cell
+ * window (the cell plus a margin on every side); the runtime tests the point
+ * against the quantised rings, so the affine map back to degrees gives the
+ * same answer for every point in the cell up to floating-point rounding.
+ */
+export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord {
+  const rec = ds.records;
+  const coords = ds.coords;
+  const sx = (cell.x1 - cell.x0) / ds.qscale;
+  const sy = (cell.y1 - cell.y0) / ds.qscale;
+  const ox = cell.x0 - (cell.x1 - cell.x0) * ds.margin;
+  const oy = cell.y0 - (cell.y1 - cell.y0) * ds.margin;
+  const n = rec[record];
+  const items: RecordItem[] = [];
+  let p = record + RECORD_HEADER;
+  for (let i = 0; i < n; i++) {
+    const entry = leafEntry(rec[p]);
+    const ringCount = rec[p + 1];
+    p += 2;
+    const rings: Float64Array[] = [];
+    for (let k = 0; k < ringCount; k++, p += 2) {
+      const start = rec[p] << 1;
+      const len = rec[p + 1] << 1;
+      const ring = new Float64Array(len);
+      for (let q = 0; q < len; q += 2) {
+        ring[q] = ox + coords[start + q] * sx;
+        ring[q + 1] = oy + coords[start + q + 1] * sy;
+      }
+      rings.push(ring);
+    }
+    items.push({ entry, rings });
+  }
+  const def = rec[record + 1];
+  if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, fallback: leafEntry(def) };
+  const cells: Cell[] = [];
+  const regions: number[] = [];
+  for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
+    cells.push(tableCell(cell, k));
+    regions.push(tableEntry(rec, def, k));
+  }
+  return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
+}

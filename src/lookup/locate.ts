@@ -1,0 +1,258 @@
+// The hot path: coordinates → region id (or country index). Reads typed arrays
+// only and allocates nothing.
+
+import type { Dataset } from '../format/dataset.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_WORDS, SUB_GRID, TABLE_GRID, VALUE_MASK } from '../format/layout.js';
+
+export interface Locator {
+  /** Region id at (lat, lon), 0 when no country holds the point. */
+  locate(lat: number, lon: number): number;
+  /** Country index at (lat, lon), -1 when none. */
+  locateCountry(lat: number, lon: number): number;
+  /** The point the descents read (lat, lon): callers that keep a point in it call locateHere / locateCountryHere, and no double crosses a call. */
+  here: Float64Array;
+  /** As locate, at (here[0], here[1]). */
+  locateHere(): number;
+  /** As locateCountry, at (here[0], here[1]). */
+  locateCountryHere(): number;
+}
+
+const locators = new WeakMap<Dataset, Locator>();
+
+/** The dataset's locator (one per dataset; hoist it out of loops). */
+export function locator(ds: Dataset): Locator {
+  let l = locators.get(ds);
+  if (l === undefined) locators.set(ds, (l = createLocator(ds)));
+  return l;
+}
+
+/**
+ * Inputs must be validated finite numbers in range. Longitude 180 folds onto -180 and
+ * latitude 90 lands in the top row, so both edges of the map answer.
+ *
+ * Why closures over the arrays, and two descents rather than one: one shared descent with a
+ * countryOnly flag that left the cell position in module variables, reading the arrays from
+ * the dataset object, cost 15-25 ns more per subdivision lookup on the bench points (a fifth
+ * of it); closures let the JIT treat the arrays as constants. The region descent reads the
+ * one-byte blockregion8 at depth 1 and blockregion deeper; the country descent reads
+ * blockcountry beside each entry.
+ *
+ * Why the coordinates travel through a Float64Array: the descents are too large for V8 to
+ * inline, and a double passed to a call that is not inlined is boxed, 32 bytes of garbage per
+ * lookup. `locate` and `locateCountry` are small enough to inline into their callers; they
+ * store the coordinates and call the descents with no arguments, which return small integers
+ * (never boxed). The ring test gets its position the same way.
+ */
+function createLocator(ds: Dataset): Locator {
+  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const maxDepth = fanouts.length;
+  const f0 = fanouts[0];
+  const here = new Float64Array(2); // lat, lon
+  // The point in a record's quantised units, then the window's margin and scale for tableRegion:
+  // doubles passed to a call V8 does not inline are boxed (32 bytes of garbage per table lookup).
+  const q = Float64Array.of(0, 0, margin, qscale);
+
+  function locate(lat: number, lon: number): number {
+    here[0] = lat;
+    here[1] = lon;
+    return regionHere();
+  }
+
+  function locateCountry(lat: number, lon: number): number {
+    here[0] = lat;
+    here[1] = lon;
+    return countryHere();
+  }
+
+  function regionHere(): number {
+    let x = here[1] + 180;
+    if (x >= 360) x -= 360;
+    const y = here[0] + 90;
+    const col = x | 0;
+    let row = y | 0;
+    if (row === 180) row = 179;
+    const cell = row * 360 + col;
+    let e = grid[cell];
+    let px = x - col;
+    let py = y - row;
+    if (e >>> 30 === 1) {
+      // Depth 1 reads the one-byte mirror (layout.ts): a region, a record slot, or "see blockregion".
+      let sx = px * f0;
+      let sy = py * f0;
+      let cx = sx | 0;
+      let cy = sy | 0;
+      if (cx === f0) cx--;
+      if (cy === f0) cy--;
+      px = sx - cx;
+      py = sy - cy;
+      let at = (e & 0x3fffffff) + cy * f0 + cx;
+      const v = blockRegion8[at];
+      if (v < BR8_SPAN) return (gridBase[cell] >>> GRIDBASE_SLOT_BITS) + v;
+      if (v < BR8_NO_COUNTRY) {
+        // The sub-cell's palette region, else the record the slot names.
+        const w = ((gridBase[cell] & GRIDBASE_SLOT_MASK) + v - BR8_SLOT) * SLOT_WORDS;
+        let gx = (px * SLOT_GRID) | 0;
+        let gy = (py * SLOT_GRID) | 0;
+        if (gx === SLOT_GRID) gx--;
+        if (gy === SLOT_GRID) gy--;
+        const c = gy * SLOT_GRID + gx;
+        // Code words as int32 (| 0): a Uint32 load of 2^31 or more, once the top code is 2 or 3,
+        // was boxed into a heap number in the optimised lookup (16-48 bytes per slot lookup).
+        const word = slots[w + 4 + (c >>> 4)] | 0;
+        let code = (word >>> ((c & 15) << 1)) & 3;
+        if (code === 3) {
+          // A mixed sub-cell: its sub-sub-cell codes are the k-th word from the slot's first.
+          let k = mixedCodes(word & ((1 << ((c & 15) << 1)) - 1));
+          for (let t = w + 4; t < w + 4 + (c >>> 4); t++) k += mixedCodes(slots[t] | 0);
+          let hx = ((px * SLOT_GRID - gx) * SUB_GRID) | 0;
+          let hy = ((py * SLOT_GRID - gy) * SUB_GRID) | 0;
+          if (hx === SUB_GRID) hx--;
+          if (hy === SUB_GRID) hy--;
+          code = (subcodes[slots[w + 3] + k] >>> ((hy * SUB_GRID + hx) << 1)) & 3;
+        }
+        if (code === 0) return slots[w] & 0xffff;
+        if (code === 1) return slots[w] >>> 16;
+        if (code === 2) return slots[w + 1];
+        q[0] = (px + margin) * qscale;
+        q[1] = (py + margin) * qscale;
+        return evalRecords(slots[w + 2]);
+      }
+      if (v === BR8_NO_COUNTRY) return 0;
+      // Full children are most children: their region sits in the half-size Uint16 mirror.
+      let r = blockRegion[at];
+      if (r !== NO_REGION16) return r;
+      e = blocks[at];
+      let depth = 1;
+      while (e >>> 30 === 1) {
+        if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
+        const f = fanouts[depth++];
+        sx = px * f;
+        sy = py * f;
+        cx = sx | 0;
+        cy = sy | 0;
+        if (cx === f) cx--;
+        if (cy === f) cy--;
+        px = sx - cx;
+        py = sy - cy;
+        at = (e & 0x3fffffff) + cy * f + cx;
+        r = blockRegion[at];
+        if (r !== NO_REGION16) return r;
+        e = blocks[at];
+      }
+    }
+    if (e >>> 30 === 0) return e;
+    q[0] = (px + margin) * qscale;
+    q[1] = (py + margin) * qscale;
+    return evalRecords(e & 0x3fffffff);
+  }
+
+  /** The region record r (and the records it leads to) gives at the point in q. */
+  function evalRecords(r: number): number {
+    let e = evalRecord(records, coords, r, q);
+    while (e >>> 30 === 2) e = evalRecord(records, coords, e & 0x3fffffff, q);
+    // A default table (tag 3; as an int32, negative like a record entry).
+    return e < 0 ? tableRegion(records, e, q) : e;
+  }
+
+  // Stops early where gridcountry / blockcountry name a cell's single country, and at a record
+  // that lists one country's subdivisions (its header names the country), so country lookups
+  // never test subdivision borders.
+  function countryHere(): number {
+    let x = here[1] + 180;
+    if (x >= 360) x -= 360;
+    const y = here[0] + 90;
+    const col = x | 0;
+    let row = y | 0;
+    if (row === 180) row = 179;
+    const cell = row * 360 + col;
+    const u = gridCountry[cell];
+    if (u !== 0) return u - 2;
+    let e = grid[cell];
+    let px = x - col;
+    let py = y - row;
+    if (e >>> 30 === 1) {
+      let depth = 0;
+      do {
+        if (depth === maxDepth) return -1; // only a damaged file gets here; checkEntries rules it out
+        const f = fanouts[depth++];
+        const sx = px * f;
+        const sy = py * f;
+        let cx = sx | 0;
+        let cy = sy | 0;
+        if (cx === f) cx--;
+        if (cy === f) cy--;
+        px = sx - cx;
+        py = sy - cy;
+        const at = (e & 0x3fffffff) + cy * f + cx;
+        const c = blockCountry[at];
+        if (c !== 0) return c - 2;
+        e = blocks[at];
+      } while (e >>> 30 === 1);
+    }
+    if (e >>> 30 === 0) return regionCountry[e];
+    q[0] = (px + margin) * qscale;
+    q[1] = (py + margin) * qscale;
+    do {
+      const r = e & 0x3fffffff;
+      const country = records[r + 2];
+      if (country !== 0) return country - 1;
+      e = evalRecord(records, coords, r, q);
+    } while (e >>> 30 === 2);
+    return regionCountry[e];
+  }
+
+  return { locate, locateCountry, here, locateHere: regionHere, locateCountryHere: countryHere };
+}
+
+/**
+ * The region a default table entry `e` (layout.ts) gives at the point (q[0], q[1]) (quantised
+ * units over the cell window: the cell spans margin·qscale to (1 + margin)·qscale on each axis,
+ * with margin = q[2] and qscale = q[3]).
+ */
+export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): number {
+  let i = ((q[0] / q[3] - q[2]) * TABLE_GRID) | 0;
+  let j = ((q[1] / q[3] - q[2]) * TABLE_GRID) | 0;
+  // Rounding can put a point on the cell's edge a hair outside it.
+  i = i < 0 ? 0 : i >= TABLE_GRID ? TABLE_GRID - 1 : i;
+  j = j < 0 ? 0 : j >= TABLE_GRID ? TABLE_GRID - 1 : j;
+  return tableEntry(rec, e, j * TABLE_GRID + i);
+}
+
+/** Cell k (row-major from the south-west) of the default table entry `e` points at. */
+export function tableEntry(rec: Uint32Array, e: number, k: number): number {
+  return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
+}
+
+/**
+ * First item whose rings hold the point (q[0], q[1]) (quantised units) under the even-odd rule,
+ * else the record's default (a region, a record, or a default table: see tableRegion); as an
+ * int32, so that a record entry (top bit set) is not boxed.
+ */
+export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: Float64Array): number {
+  const px = q[0];
+  const py = q[1];
+  const n = rec[r];
+  let p = r + 3;
+  for (let i = 0; i < n; i++) {
+    const entry = rec[p];
+    const rings = rec[p + 1];
+    p += 2;
+    let inside = false;
+    for (let k = 0; k < rings; k++, p += 2) {
+      const start = rec[p] << 1;
+      const end = start + (rec[p + 1] << 1);
+      let j = end - 2;
+      for (let q = start; q < end; q += 2) {
+        const yq = coords[q + 1];
+        const yj = coords[j + 1];
+        if (yq > py !== yj > py) {
+          const xq = coords[q];
+          if (px < ((coords[j] - xq) * (py - yq)) / (yj - yq) + xq) inside = !inside;
+        }
+        j = q;
+      }
+    }
+    if (inside) return entry | 0;
+  }
+  return rec[r + 1] | 0;
+}

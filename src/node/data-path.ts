@@ -1,0 +1,83 @@
+// Where the embedded dataset lives, and how much of it to check when it is read (src/seal.ts).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DataError } from '../lookup/errors.js';
+import type { Check } from '../format/dataset.js';
+import { sealOf } from '../format/container.js';
+import { BUILT_SEAL } from './seal.js';
+
+/** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
+export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';
+
+const FIX_HINT =
+  `set ${DATA_PATH_ENV} to the path of world.geolookup, or pass its bytes: createGeoLookup(readFileSync(path))`;
+
+/**
+ * The folder of this module. import.meta.url first: `node -e` and the REPL define a global
+ * __dirname ('.') that an ES module would otherwise pick up. CommonJS builds (tsup, esbuild)
+ * turn import.meta into {}, and have a real __dirname.
+ */
+function moduleDir(): string {
+  const url: unknown = import.meta.url;
+  if (typeof url === 'string' && url.startsWith('file:')) return dirname(fileURLToPath(url));
+  if (typeof __dirname === 'string') return __dirname;
+  throw new DataError(`cannot locate the embedded dataset from this module (${String(url)}): ${FIX_HINT}`);
+}
+
+/**
+ * $GEOLOOKUP_DATA when set; else dist-data/world.geolookup at the package root, beside src/
+ * and dist/ (entries built into dist/<name>/, such as client and server, are one level deeper,
+ * so look up to two levels up); else a dist-data/ shipped beside a bundled app's file.
+ */
+export function defaultDataPath(): string {
+  const fromEnv = process.env[DATA_PATH_ENV];
+  if (fromEnv) return fromEnv;
+  const candidates = defaultCandidates();
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+function defaultCandidates(): string[] {
+  const here = moduleDir();
+  return [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup'), join(here, 'dist-data', 'world.geolookup')];
+}
+
+/** Why the default dataset is missing and what to do, for the DataError that reports it. */
+function defaultDataHint(path: string): string {
+  let isDefault = false;
+  try {
+    isDefault = path === defaultDataPath();
+  } catch {
+    // no default location in this environment: the path came from the caller
+  }
+  if (!isDefault) return '';
+  if (process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
+  return (
+    ` (the embedded dataset was looked for at ${defaultCandidates().join(', ')}; in a source checkout run \`npm run build-data\`;` +
+    ` in a bundled app (esbuild, webpack, Electron) ship the file and ${FIX_HINT})`
+  );
+}
+
+export function readFile(path: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, { cause: err });
+  }
+}
+
+/**
+ * The check bytes read from `path` need: 'checksum' for the package's own dataset (found where
+ * the package keeps it, not through $GEOLOOKUP_DATA) still carrying the seal recorded when the
+ * package was built; 'full' for everything else.
+ */
+export function checkFor(path: string, bytes: Uint8Array): Check {
+  if (BUILT_SEAL === '' || process.env[DATA_PATH_ENV] || sealOf(bytes) !== BUILT_SEAL) return 'full';
+  try {
+    return defaultCandidates().includes(path) ? 'checksum' : 'full';
+  } catch {
+    return 'full'; // no package location in this environment (a bundle without __dirname): the path is the caller's
+  }
+}

@@ -1,0 +1,143 @@
+// The built package: both module formats through the exports map, and the CLI binary.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { checksum32, HEADER_BYTES, sealOf } from '../../src/format/container.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const node = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+
+beforeAll(() => {
+  execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+});
+
+describe('module formats', () => {
+  it('require() resolves the CommonJS build', () => {
+    const r = node(['-e', "const g = require('geolookup'); console.log(g.countryFromGps(48.8566, 2.3522), g.isInSubdivision('FR-IDF', 48.8566, 2.3522), typeof g.ValidationError)"]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('FRA true function');
+  });
+  it('import resolves the ES module build', () => {
+    const r = node(['--input-type=module', '-e', "import { countryFromGps, NotFoundError } from 'geolookup'; try { countryFromGps(0, -30) } catch (e) { console.log(countryFromGps('52.52', '13.405'), e instanceof NotFoundError, e.status) }"]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('DEU true 404');
+  });
+  it('the browser entry has no Node built-ins and takes bytes', () => {
+    const r = node(['--input-type=module', '-e', "import { readFileSync } from 'node:fs'; import { createGeoLookup } from 'geolookup/browser'; const g = createGeoLookup(readFileSync('dist-data/world.geolookup').buffer.slice(0)); console.log(g.countryFromGps(35.6895, 139.6917))"]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('JPN');
+    const src = execFileSync('cat', ['dist/browser.js'], { cwd: root, encoding: 'utf8' });
+    expect(src).not.toMatch(/from ['"]node:|require\(['"]node:/);
+  });
+});
+
+describe('server entry', () => {
+  it('geolookup/server serves the embedded dataset over a real socket', () => {
+    const script = "import { createServer } from 'geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
+    const r = node(['--input-type=module', '-e', script]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('200 FRA');
+  });
+});
+
+describe('CLI', () => {
+  const cli = (...args: string[]) => node(['dist/cli.js', ...args]);
+  it('answers the four operations', () => {
+    expect(cli('country', '48.8566', '2.3522').stdout.trim()).toBe('FRA');
+    expect(cli('subdivision', '40.7128', '-74.006').stdout.trim()).toBe('US-NY');
+    expect(cli('in-country', 'FRA', '48.8566', '2.3522').stdout.trim()).toBe('true');
+    expect(cli('in-subdivision', 'US-CA', '40.7128', '-74.006').stdout.trim()).toBe('false');
+  });
+  it('takes negative coordinates as values, not options', () => {
+    const r = cli('country', '-33.8688', '151.2093');
+    expect(r.stdout.trim()).toBe('AUS');
+    expect(r.status).toBe(0);
+  });
+  it('--json prints data or a problem record', () => {
+    expect(JSON.parse(cli('country', '--json', '52.52', '13.405').stdout)).toEqual({ data: 'DEU' });
+    const r = cli('--json', 'country', '0', '-30');
+    expect(r.status).toBe(3);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+  it('distinguishes not found (3) from bad input (2), errors on stderr', () => {
+    const nf = cli('country', '0', '-30');
+    expect(nf.status).toBe(3);
+    expect(nf.stdout).toBe('');
+    expect(nf.stderr).toMatch(/No country/);
+    const bad = cli('country', '120', '45');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/swapped/);
+    expect(cli('in-country', 'FR', '1', '1').status).toBe(2);
+    expect(cli('country', '1').status).toBe(2);
+    expect(cli('frobnicate').status).toBe(2);
+  });
+  it('--help prints usage', () => {
+    const r = cli('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/in-subdivision/);
+  });
+  it('a missing or corrupt --data file is a clear error, exit 1', () => {
+    const r = cli('country', '1', '1', '--data', 'package.json');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/package\.json.*(magic|short)/);
+  });
+});
+
+// src/seal.ts: the built code carries the seal of the dataset built beside it and skips the
+// pointer checks only for that file where the package keeps it.
+describe('the embedded dataset\'s seal', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'geolookup-seal-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const dataset = readFileSync(join(root, 'dist-data', 'world.geolookup'));
+  // A copy of the package: the ES build and its dataset, nothing else.
+  mkdirSync(join(tmp, 'dist'));
+  mkdirSync(join(tmp, 'dist-data'));
+  writeFileSync(join(tmp, 'package.json'), '{"type":"module"}');
+  const paris = (env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, ['--input-type=module', '-e', `import { countryFromGps } from ${JSON.stringify(join(tmp, 'dist', 'index.js'))}; console.log(countryFromGps(48.8566, 2.3522))`], {
+      encoding: 'utf8',
+      env: { ...process.env, GEOLOOKUP_DATA: '', ...env },
+    });
+
+  it('is built into the Node entries', () => {
+    const seal = sealOf(dataset);
+    expect(seal).toMatch(/^\d+:\d+:\d+$/);
+    for (const f of ['index.js', 'index.cjs', 'cli.js']) expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
+  });
+
+  it('a build that cannot tell where it lives still loads the sealed file by path', () => {
+    // A module loaded from a data: URL has no file location (as in some bundles): the seal check
+    // must not fail on that, only decline to trust.
+    const script = `import { readFileSync } from 'node:fs'; const m = await import('data:text/javascript;base64,' + readFileSync('dist/index.js').toString('base64')); console.log(m.createGeoLookup(${JSON.stringify(join(root, 'dist-data', 'world.geolookup'))}).countryFromGps(48.8566, 2.3522))`;
+    const r = node(['--input-type=module', '-e', script]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('FRA');
+  });
+
+  it('a damaged copy re-sealed with a fresh checksum still gets every check', () => {
+    copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
+    const intact = paris();
+    expect(intact.stderr).toBe('');
+    expect(intact.stdout.trim()).toBe('FRA');
+    // Paris's level-0 cell now points at a child block far past the blocks section.
+    const bad = Buffer.from(dataset);
+    const payload = bad.subarray(HEADER_BYTES);
+    const table = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    const grid = table.getUint32(8 + 1 * 8, true); // section 1 (layout.ts SECTIONS)
+    table.setUint32(grid + 4 * (Math.floor(48.8566 + 90) * 360 + Math.floor(2.3522 + 180)), (1 << 30) | 0x3ffffff0, true);
+    bad.writeUInt32LE(checksum32(payload), 20);
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), bad);
+    const damaged = paris();
+    expect(damaged.status).not.toBe(0);
+    expect(damaged.stderr).toMatch(/DataError.*child block at \d+ out of range/);
+    // The same file through $GEOLOOKUP_DATA: never trusted, so the same error.
+    writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
+    const viaEnv = join(tmp, 'other.geolookup');
+    writeFileSync(viaEnv, bad);
+    expect(paris({ GEOLOOKUP_DATA: viaEnv }).stderr).toMatch(/child block at \d+ out of range/);
+  });
+});

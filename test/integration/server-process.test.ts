@@ -1,0 +1,159 @@
+// `geolookup serve` as a real process: SIGTERM during traffic finishes in-flight requests,
+// writes the quota counts and exits 0; the counts survive the restart; SIGHUP reloads keys.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, revokeKey } from '../../src/server/keys.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const HOST = '127.0.0.1';
+let dir: string;
+let keysFile: string;
+let KEY: string;
+let KEY_ID: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'geolookup-serve-'));
+  keysFile = join(dir, 'keys.json');
+  ({ key: KEY, record: { id: KEY_ID } } = createKey(keysFile, 'pro'));
+});
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `geolookup serve` on an ephemeral loopback port and waits for its "listening" line. */
+function serve(...extra: string[]): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', HOST, '--port', '0', '--keys', keysFile, ...extra], { cwd: root });
+  children.push(child);
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    const check = () => {
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve({ child, port: Number(m[1]), output: () => out, exited });
+      }
+    };
+    child.stdout.on('data', check);
+    child.on('exit', () => reject(new Error(`serve exited: ${out}`)));
+  });
+}
+
+function get(port: number, path: string, agent: http.Agent | false = false): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: HOST, port, path, headers: { 'X-API-Key': KEY }, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+const PATHS = ['/geo/country/fromGps/48.8566,2.3522', '/geo/subdivision/fromGps/40.7128,-74.006', '/geo/country/DEU/isInCountry?latitude=52.52&longitude=13.405'];
+const BODIES = ['FRA', 'US-NY', 'true'];
+
+describe('geolookup serve (child process)', () => {
+  it('SIGTERM during traffic: in-flight requests finish, counts are written, exit 0; counts survive the restart', async () => {
+    const quotaFile = join(dir, 'keys.quota.json');
+    const a = await serve('--flush-interval', '3600'); // only the shutdown writes the counts
+
+    // Four keep-alive clients loop until the server goes away.
+    let ok = 0;
+    const wrong: string[] = [];
+    const clients = Array.from({ length: 4 }, async (_, c) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let i = 0; ; i++) {
+          const r = await get(a.port, PATHS[(i + c) % 3], agent);
+          if (r.status === 200 && r.body === BODIES[(i + c) % 3]) ok++;
+          else wrong.push(`${r.status} ${r.body}`);
+        }
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code ?? (e as Error).message; // refused / reset once closed
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    // One request in flight at SIGTERM: its head is only half sent.
+    const slow = net.connect(a.port, HOST);
+    let slowText = '';
+    slow.setEncoding('latin1').on('data', (d) => (slowText += d));
+    const slowClosed = new Promise<void>((resolve) => slow.on('close', () => resolve()));
+    await new Promise<void>((resolve) => slow.on('connect', () => resolve()));
+    slow.write(`GET /geo/country/fromGps/35.6895,139.6917 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n`);
+
+    while (ok < 200) await new Promise((r) => setTimeout(r, 10));
+    a.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.child.exitCode).toBeNull(); // still waiting for the in-flight request
+    slow.write('\r\n');
+    await slowClosed;
+    expect(slowText).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(slowText).toMatch(/\r\nConnection: close\r\n/i);
+    expect(slowText.endsWith('\r\n\r\nJPN')).toBe(true);
+
+    expect(await a.exited).toBe(0);
+    const ends = await Promise.all(clients);
+    for (const e of ends) expect(['ECONNREFUSED', 'ECONNRESET', 'socket hang up']).toContain(e);
+    expect(wrong).toEqual([]);
+    expect(a.output()).toMatch(/SIGTERM[\s\S]*stopped; quota counts written/);
+    expect(a.output()).not.toContain(KEY);
+
+    // Every answered request was counted and written, nothing else.
+    const saved = JSON.parse(readFileSync(quotaFile, 'utf8'));
+    expect(saved.usage[KEY_ID].used).toBe(ok + 1);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    // Restart: the count carries on. SIGHUP reloads the keys file.
+    const b = await serve('--flush-interval', '3600');
+    const r = await get(b.port, PATHS[0]);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-ratelimit-limit']).toBe('1000000');
+    expect(r.headers['x-ratelimit-remaining']).toBe(String(1_000_000 - (ok + 2)));
+    revokeKey(keysFile, KEY_ID);
+    b.child.kill('SIGHUP');
+    for (let i = 0; i < 100 && !/keys reloaded/.test(b.output()); i++) await new Promise((res) => setTimeout(res, 20));
+    expect(b.output()).toMatch(/keys reloaded/);
+    expect((await get(b.port, PATHS[0])).status).toBe(401);
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    expect(JSON.parse(readFileSync(quotaFile, 'utf8')).usage[KEY_ID].used).toBe(ok + 2);
+  });
+
+  it('a port already in use is reported with exit status 1', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, HOST, resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--keys', keysFile], { cwd: root });
+    children.push(child);
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    blocker.close();
+    expect(code).toBe(1);
+    expect(err).toMatch(/EADDRINUSE/);
+  });
+});
