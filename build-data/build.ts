@@ -97,8 +97,8 @@ for (const s of index.usedSubdivisions) {
 
 mkdirSync(outDir, { recursive: true });
 const atomicWrite = (file: string, data: Uint8Array | string) => {
-  writeFileSync(file + '.tmp', data);
-  renameSync(file + '.tmp', file);
+  writeFileSync(`${file}.tmp`, data);
+  renameSync(`${file}.tmp`, file);
 };
 const dataset = writeDataset(src, index, config, indexOptions);
 // Every load check the runtime has, before the file exists: the package's own dataset is later

@@ -124,7 +124,7 @@ console.log(`entries: ${remap.entries.length} (${byCode.size} by iso_3166_2, ${b
 
 if (errors.length) {
   console.error(`\nFAIL: ${errors.length} problem(s)`);
-  for (const m of errors) console.error('  ' + m);
+  for (const m of errors) console.error(`  ${m}`);
   process.exit(1);
 }
 console.log('\nOK');

@@ -48,7 +48,7 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
 export function atPath(row: unknown, path: readonly (string | number)[]): unknown {
   let v = row;
   for (const k of path) {
-    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, k)) return undefined;
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, k)) return undefined;
     v = (v as Record<string | number, unknown>)[k];
   }
   return v;

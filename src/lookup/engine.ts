@@ -1,7 +1,7 @@
 // The four operations of the lookup service over one loaded dataset.
 
 import { readDataset, type Check, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from '../format/dataset.js';
-import { DataError, NotFoundError, ValidationError, type FieldErrors } from './errors.js';
+import { DataError, NotFoundError, type ValidationError, type FieldErrors } from './errors.js';
 import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
 import type { BinaryInput } from '../format/container.js';

@@ -47,7 +47,7 @@ function checkInput(latitudes: unknown, longitudes: unknown, out: unknown, table
     else if (out instanceof Int16Array && tableSize > 0x7fff) errors.out = [`out must be an Int32Array: the code table has ${tableSize} entries`];
   }
   const messages = Object.values(errors).flat();
-  if (messages.length) throw new ValidationError(messages.map((m) => m[0].toUpperCase() + m.slice(1) + '.').join(' '), errors);
+  if (messages.length) throw new ValidationError(messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' '), errors);
   return n;
 }
 

@@ -110,7 +110,7 @@ export function coordinateError(lat: unknown, lon: unknown, extra?: FieldErrors)
   if (latErrors.length) errors.latitude = latErrors;
   if (lonErrors.length) errors.longitude = lonErrors;
   const messages = Object.values(errors).flat() as string[];
-  const detail = messages.map((m) => m[0].toUpperCase() + m.slice(1) + '.').join(' ') + (latErrors.length ? swapHint(lat, lon) : '');
+  const detail = messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' ') + (latErrors.length ? swapHint(lat, lon) : '');
   return new ValidationError(detail, errors);
 }
 

@@ -105,7 +105,7 @@ export function writeFileAtomicSync(path: string, text: string, mode = 0o600): v
 }
 
 export function writeKeysFile(path: string, file: KeysFile): void {
-  writeFileAtomicSync(path, JSON.stringify(file, null, 2) + '\n');
+  writeFileAtomicSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /** Adds a key to the file (created if missing). Returns the key, which is stored nowhere. */

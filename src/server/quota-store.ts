@@ -75,7 +75,7 @@ export class QuotaStore {
       else usage[id] = { month: u.month, used: u.used };
     }
     const file: QuotaFile = { version: 1, updated: new Date().toISOString(), usage };
-    return JSON.stringify(file) + '\n';
+    return `${JSON.stringify(file)}\n`;
   }
 
   /** Writes the counts if they changed since the last write. One write at a time; calls during a write queue one more. */

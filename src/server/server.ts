@@ -176,7 +176,7 @@ function etagMatches(header: string, etag: string): boolean {
 
 /** Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be read. */
 export function createServer(options: ServerOptions = {}): GeoLookupServer {
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clock = options.now ?? Date.now;
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
@@ -215,7 +215,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
   function send(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, body: string): void {
     headers['Content-Length'] = Buffer.byteLength(body);
-    if (closing) headers['Connection'] = 'close';
+    if (closing) headers.Connection = 'close';
     res.writeHead(status, headers);
     res.end(body);
   }
@@ -362,7 +362,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
       // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
       if (e.status === 404 && !(e instanceof UnknownRouteError)) {
         headers['Cache-Control'] = cacheControl;
-        headers['ETag'] = etag;
+        headers.ETag = etag;
       }
       sendProblem(res, e.toProblem(), headers);
       return;
@@ -370,8 +370,8 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     if (seen.ifNoneMatch !== '' && etagMatches(seen.ifNoneMatch, etag)) {
       const headers = rateHeaders(client, remaining, resetIn, burst);
       headers['Cache-Control'] = cacheControl;
-      headers['ETag'] = etag;
-      if (closing) headers['Connection'] = 'close';
+      headers.ETag = etag;
+      if (closing) headers.Connection = 'close';
       res.writeHead(304, headers);
       res.end();
       return;
@@ -388,7 +388,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
       'X-RateLimit-Burst-Limit': client.burstLimit,
       'X-RateLimit-Burst-Remaining': burst,
     };
-    if (closing) headers['Connection'] = 'close';
+    if (closing) headers.Connection = 'close';
     res.writeHead(200, headers);
     res.end(body);
   }
@@ -440,7 +440,7 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     // A response still being written cannot be followed by another, nor can one that closed the
     // connection (the bytes after it are an unread body); a finished keep-alive one can, so a
     // malformed request after it gets its 400 too instead of a silent close.
-    if (err.code === 'ECONNRESET' || !socket.writable || (pending && pending.headersSent && (!pending.writableEnded || !pending.shouldKeepAlive))) {
+    if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent && (!pending.writableEnded || !pending.shouldKeepAlive))) {
       socket.destroy();
       return;
     }

@@ -160,7 +160,7 @@ function makeRows(n: number, seed: number): Row[] {
 
 function writeCsv(file: string, rows: Row[], opts: { bom?: boolean; crlfEvery?: number; header?: string } = {}): string {
   const every = opts.crlfEvery ?? 7;
-  const text = (opts.bom ? '\uFEFF' : '') + (opts.header ?? 'id,name,latitude,longitude') + '\n' + rows.map((row, i) => row.raw + (i % every === 3 ? '\r\n' : '\n')).join('');
+  const text = `${(opts.bom ? '\uFEFF' : '') + (opts.header ?? 'id,name,latitude,longitude')}\n${rows.map((row, i) => row.raw + (i % every === 3 ? '\r\n' : '\n')).join('')}`;
   writeFileSync(file, text);
   return text;
 }
@@ -173,7 +173,7 @@ function checkCsv(out: string, rows: Row[], fields: ('country' | 'subdivision')[
   const counts = { found: 0, notFound: 0, errors: 0 };
   for (let i = 0; i < rows.length; i++) {
     const got = parsed[i + 1];
-    const input = readCsv(rows[i].raw + '\n')[0];
+    const input = readCsv(`${rows[i].raw}\n`)[0];
     const want = expected(rows[i].lat, rows[i].lon);
     expect(got.slice(0, input.length), `row ${i}`).toEqual(input);
     const cells = got.slice(input.length);
@@ -270,7 +270,7 @@ describe('decimal fast path', () => {
       if (i % 2) {
         const int = Math.floor(r() * 10 ** Math.floor(r() * 10)).toString();
         const frac = Math.floor(r() * 10 ** Math.floor(r() * 20)).toString();
-        s = (r() < 0.3 ? '-' : '') + (r() < 0.1 ? '' : int) + (r() < 0.9 ? '.' + (r() < 0.1 ? '' : frac) : '');
+        s = (r() < 0.3 ? '-' : '') + (r() < 0.1 ? '' : int) + (r() < 0.9 ? `.${r() < 0.1 ? '' : frac}` : '');
       } else {
         const len = 1 + Math.floor(r() * 12);
         s = Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
@@ -297,7 +297,7 @@ describe('decimal fast path', () => {
         const s = r() < 0.2 ? String(v) : v.toFixed(digits);
         return r() < 0.05 ? quote(s) : s;
       }
-      if (u < 0.6) return '9'.repeat(1 + Math.floor(r() * 20)) + (r() < 0.5 ? '' : '.' + '1'.repeat(Math.floor(r() * 30)));
+      if (u < 0.6) return '9'.repeat(1 + Math.floor(r() * 20)) + (r() < 0.5 ? '' : `.${'1'.repeat(Math.floor(r() * 30))}`);
       const len = Math.floor(r() * 10);
       return Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     };
@@ -308,12 +308,12 @@ describe('decimal fast path', () => {
     for (let i = 0; i < 60_000; i++) {
       const lat = spell();
       const lon = r() < 0.5 ? spell() : String((r() - 0.5) * 360);
-      rows.push({ raw: `${i},${lat},${lon}`, lat: readCsv(lat + '\n')[0][0], lon: readCsv(lon + '\n')[0][0] });
+      rows.push({ raw: `${i},${lat},${lon}`, lat: readCsv(`${lat}\n`)[0][0], lon: readCsv(`${lon}\n`)[0][0] });
     }
     for (const eol of ['\n', '\r\n']) {
       const text = rows.map((row) => row.raw + eol).join('');
       const res = processCsv(ds, settings, cells, new TextEncoder().encode(text));
-      const out = 'id,lat,lon,country,subdivision,error\n' + new TextDecoder().decode(res.out.subarray(0, res.length));
+      const out = `id,lat,lon,country,subdivision,error\n${new TextDecoder().decode(res.out.subarray(0, res.length))}`;
       const counts = checkCsv(out, rows, ['country', 'subdivision'], 'id,lat,lon');
       expect(counts.errors).toBeGreaterThan(10_000);
       expect(counts.found).toBeGreaterThan(5_000);
@@ -475,8 +475,8 @@ describe('geolookup batch (built CLI)', () => {
 
   it('reads stdin, writes stdout; CRLF header, any-case lat/lng, --fields, --delimiter', () => {
     const rows = makeRows(5000, 3);
-    const semi = rows.map((row) => ({ ...row, raw: readCsv(row.raw + '\n')[0].map((f) => (/[";\r\n]/.test(f) ? quote(f) : f)).join(';') }));
-    const text = 'id;name;LAT;Lng\r\n' + semi.map((row) => row.raw + '\r\n').join('');
+    const semi = rows.map((row) => ({ ...row, raw: readCsv(`${row.raw}\n`)[0].map((f) => (/[";\r\n]/.test(f) ? quote(f) : f)).join(';') }));
+    const text = `id;name;LAT;Lng\r\n${semi.map((row) => `${row.raw}\r\n`).join('')}`;
     const run = cli(['-', '--fields', 'subdivision', '--delimiter', ';'], { input: text });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.startsWith('id;name;LAT;Lng;subdivision;error\r\n')).toBe(true);
@@ -528,21 +528,21 @@ describe('geolookup batch (built CLI)', () => {
     };
     // GeoJSONSeq by extension, each line a Feature.
     const seq = join(dir, 'points.geojsonl');
-    writeFileSync(seq, points.map((p, i) => feature(p, i) + '\n').join(''));
+    writeFileSync(seq, points.map((p, i) => `${feature(p, i)}\n`).join(''));
     const a = cli([seq, '--workers', '2']);
     expect(a.status, a.stderr).toBe(0);
     check(a.stdout, false);
     // RFC 8142: a record separator before each record, sniffed from stdin.
-    const b = cli(['-'], { input: points.map((p, i) => '\x1e' + feature(p, i) + '\n').join('') });
+    const b = cli(['-'], { input: points.map((p, i) => `\x1e${feature(p, i)}\n`).join('') });
     expect(b.status, b.stderr).toBe(0);
     check(b.stdout, true);
     // A feature without geometry keeps its place with the API's error.
-    const c = cli(['--format', 'ndjson'], { input: points.map((p, i) => feature(p, i) + '\n').join('') + '{"type":"Feature","properties":{"id":-1},"geometry":null}\n' });
+    const c = cli(['--format', 'ndjson'], { input: `${points.map((p, i) => `${feature(p, i)}\n`).join('')}{"type":"Feature","properties":{"id":-1},"geometry":null}\n` });
     expect(c.status, c.stderr).toBe(0);
     check(c.stdout, false, 1);
     expect(JSON.parse(c.stdout.trim().split('\n').pop()!).error).toMatch(/^Latitude is required/);
     // Dotted names spell member paths (digits index arrays).
-    const nested = points.map((p, i) => JSON.stringify({ properties: { id: i }, pos: { at: [p.lat, p.lon] } }) + '\n').join('');
+    const nested = points.map((p, i) => `${JSON.stringify({ properties: { id: i }, pos: { at: [p.lat, p.lon] } })}\n`).join('');
     const d = cli(['-', '--lat', 'pos.at.0', '--lon', 'pos.at.1'], { input: nested });
     expect(d.status, d.stderr).toBe(0);
     check(d.stdout, false);
@@ -557,7 +557,7 @@ describe('geolookup batch (built CLI)', () => {
   it('finds the delimiter in the header when none is given: tab, bar; comma wins when it finds the columns', () => {
     const rows = makeRows(2000, 12).filter((row) => !/[\t|"]/.test(row.raw));
     for (const d of ['\t', '|']) {
-      const text = ['id', 'name', 'latitude', 'longitude'].join(d) + '\n' + rows.map((row) => readCsv(row.raw + '\n')[0].join(d) + '\n').join('');
+      const text = `${['id', 'name', 'latitude', 'longitude'].join(d)}\n${rows.map((row) => `${readCsv(`${row.raw}\n`)[0].join(d)}\n`).join('')}`;
       const file = join(dir, d === '\t' ? 'points.tsv' : 'points.txt');
       writeFileSync(file, text);
       const run = cli([file, '--workers', '1']);
@@ -582,7 +582,7 @@ describe('geolookup batch (built CLI)', () => {
   it('a record longer than a read job (3 MiB quoted field with line breaks) keeps its bytes and its place, file and stdin', () => {
     const rows = makeRows(30_000, 9);
     // Long names in the middle, astride the ~1 MiB job boundaries: the reader must carry them whole.
-    const long = 'x'.repeat(1 << 20) + '\n"quoted"\r\n' + 'y'.repeat(2 << 20);
+    const long = `${'x'.repeat(1 << 20)}\n"quoted"\r\n${'y'.repeat(2 << 20)}`;
     for (const at of [100, 15_000]) rows[at] = { raw: `${at},${quote(long)},48.8566,2.3522`, lat: '48.8566', lon: '2.3522' };
     const file = join(dir, 'long.csv');
     const text = writeCsv(file, rows);
@@ -641,7 +641,7 @@ describe('geolookup batch (built CLI)', () => {
     });
     lines.splice(10, 0, 'not json', '', '[1,2]', '{}');
     const file = join(dir, 'points.ndjson');
-    writeFileSync(file, lines.join('\n') + '\n');
+    writeFileSync(file, `${lines.join('\n')}\n`);
     const run = cli([file, '--workers', '2']);
     expect(run.status, run.stderr).toBe(0);
     const out = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -672,7 +672,7 @@ describe('geolookup batch (built CLI)', () => {
     expect(summary(run.stderr).rows).toBe(out.length);
     // sniffed from stdin
     const piped = cli([], { input: lines.slice(0, 50).join('\n') });
-    expect(piped.stdout).toBe(run.stdout.split('\n').slice(0, 49).join('\n') + '\n');
+    expect(piped.stdout).toBe(`${run.stdout.split('\n').slice(0, 49).join('\n')}\n`);
   });
 
   it('a reader that stops early (| head) gets exit 1 and one line on stderr, no stack trace', async () => {

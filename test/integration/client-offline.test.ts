@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
-import { createClient, GeoLookupError, NotFoundError, ValidationError } from '../../src/client/index.js';
+import { createClient, type GeoLookupError, NotFoundError, ValidationError } from '../../src/client/index.js';
 
 /** Deterministic points: mulberry32. */
 function random(seed: number): () => number {

@@ -120,7 +120,7 @@ describe('client ↔ geolookup server', () => {
   });
 
   it('401 → AuthenticationError: unknown key, revoked key, missing key', async () => {
-    const unknown = await failure(createClient({ apiKey: 'glk_000000000000_' + 'A'.repeat(43), baseUrl, ...quiet }).countryFromGps(1, 2));
+    const unknown = await failure(createClient({ apiKey: `glk_000000000000_${'A'.repeat(43)}`, baseUrl, ...quiet }).countryFromGps(1, 2));
     expect(unknown).toBeInstanceOf(AuthenticationError);
     const gone = await failure(createClient({ apiKey: revoked, baseUrl, ...quiet }).countryFromGps(1, 2));
     expect(gone).toBeInstanceOf(AuthenticationError);

@@ -69,7 +69,7 @@ export function parseResponses(text: string, headRequests = 0): RawResponse[] {
     const status = Number(m[1]);
     // A HEAD answer has no body, unless the request was refused before it was read as HEAD.
     const headAnswer = heads > 0 && (rest.length === end + 4 || rest.startsWith('HTTP/1.', end + 4));
-    let len = status < 200 || status === 304 || headAnswer ? 0 : Number(headers['content-length'] ?? NaN);
+    const len = status < 200 || status === 304 || headAnswer ? 0 : Number(headers['content-length'] ?? NaN);
     if (status >= 200 && heads > 0) heads--;
     if (headers['transfer-encoding']) throw new Error(`unexpected chunked response (status ${status})`);
     if (!Number.isInteger(len)) throw new Error(`response ${status} without Content-Length`);

@@ -48,7 +48,7 @@ const nearDecimal = fc.tuple(decimalString, fc.integer({ min: 0, max: 9 }), fc.c
 export const SPECIAL_STRINGS = [
   '', '-0', '0', '-', '.', '-.', '.5', '5.', '-.5', '-5.', '1e2', '1E2', '1e-2', '0x10', '0b1', '0o7', '+1', '1_000', '1,5', '48,85', '٤٨', '４８',
   'Infinity', '-Infinity', 'NaN', 'null', 'undefined', 'true', ' 1', '1 ', '\u20281', '1\u00a0', '\ufeff1', '90', '-90', '90.0000000001', '180', '-180', '180.000000000000001',
-  '9'.repeat(64), '9'.repeat(65), '9'.repeat(1000), '9'.repeat(100_000), '0'.repeat(63) + '1', '0'.repeat(64) + '1', '0.' + '0'.repeat(62) + '1', '-' + '0'.repeat(63),
+  '9'.repeat(64), '9'.repeat(65), '9'.repeat(1000), '9'.repeat(100_000), `${'0'.repeat(63)}1`, `${'0'.repeat(64)}1`, `0.${'0'.repeat(62)}1`, `-${'0'.repeat(63)}`,
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype',
 ];
 
