@@ -24,7 +24,14 @@ export default defineConfig({
     'batch-worker': 'src/batch/worker.ts',
   },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts', 'client/index': 'src/client/index.ts', 'server/index': 'src/server/index.ts' } },
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      browser: 'src/browser.ts',
+      'client/index': 'src/client/index.ts',
+      'server/index': 'src/server/index.ts',
+    },
+  },
   target: 'node20',
   platform: 'neutral',
   clean: true,

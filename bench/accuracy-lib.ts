@@ -21,8 +21,14 @@ export interface Accuracy {
   confusions: [string, { n: number; example: string }][];
 }
 
-export function accuracy(countryOf: (lat: number, lon: number) => string | null, alpha2to3: (a2: string) => string | undefined): Accuracy {
-  let total = 0, agree = 0, nulls = 0, explained = 0;
+export function accuracy(
+  countryOf: (lat: number, lon: number) => string | null,
+  alpha2to3: (a2: string) => string | undefined,
+): Accuracy {
+  let total = 0,
+    agree = 0,
+    nulls = 0,
+    explained = 0;
   const confusions = new Map<string, { n: number; example: string }>();
   for (const c of cities) {
     const want = alpha2to3(c.country);
@@ -70,7 +76,9 @@ export function subdivisionAccuracy(
   countriesChecked: string[],
 ): { country: string; total: number; agree: number; nulls: number; confusions: [string, number][] }[] {
   return countriesChecked.map((country) => {
-    let total = 0, agree = 0, nulls = 0;
+    let total = 0,
+      agree = 0,
+      nulls = 0;
     const confusions = new Map<string, number>();
     for (const c of cities) {
       if (c.country !== country) continue;
@@ -106,7 +114,11 @@ export interface Consistency {
  * county rights filed under its county). Misses within `km` of one of our borders are the
  * precision of the outlines; those deeper inside are listed for review.
  */
-export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number) => string | null, parentOf: ParentOf, km: number): Consistency {
+export function subdivisionConsistency(
+  subdivisionOf: (lat: number, lon: number) => string | null,
+  parentOf: ParentOf,
+  km: number,
+): Consistency {
   const groups = new Map<string, { c: (typeof cities)[number]; got: string }[]>();
   for (const c of cities) {
     const [lon, lat] = c.loc.coordinates;
@@ -117,7 +129,8 @@ export function subdivisionConsistency(subdivisionOf: (lat: number, lon: number)
     groups.set(key, g);
     g.push({ c, got });
   }
-  let total = 0, agree = 0;
+  let total = 0,
+    agree = 0;
   const deep: Consistency['deep'] = [];
   for (const g of groups.values()) {
     if (g.length < 5) continue;

@@ -13,21 +13,32 @@ console.log(`  agreement: ${pct(r.agree, r.total)} (${r.agree}); no country answ
 console.log(`  agreement excluding policy-explained rows (${r.explained}): ${pct(r.agree, r.total - r.explained)}`);
 for (const [k, why] of Object.entries(POLICY_EXPLAINED)) console.log(`    ${k}: ${why}`);
 console.log('  top confusions (GeoNames → geolookup):');
-for (const [k, v] of r.confusions.slice(0, Number(process.env.TOP ?? 25))) console.log(`  ${String(v.n).padStart(6)}  ${k.padEnd(12)} e.g. ${v.example}`);
+for (const [k, v] of r.confusions.slice(0, Number(process.env.TOP ?? 25)))
+  console.log(`  ${String(v.n).padStart(6)}  ${k.padEnd(12)} e.g. ${v.example}`);
 
 // Subdivisions where GeoNames' admin codes are ISO 3166-2 suffixes (see accuracy-lib.ts).
 const parent = parentOf(subdivisions());
 console.log('\nsubdivisionFromGps against GeoNames admin codes, where those are ISO 3166-2 (US, CH, SM, AD, LI):');
 for (const s of subdivisionAccuracy(trySubdivisionFromGps, parent, ['US', 'CH', 'SM', 'AD', 'LI'])) {
-  console.log(`  ${s.country}: ${pct(s.agree, s.total)} of ${s.total} (no subdivision ${s.nulls}); most frequent: ${s.confusions.slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `  ${s.country}: ${pct(s.agree, s.total)} of ${s.total} (no subdivision ${s.nulls}); most frequent: ${s.confusions
+      .slice(0, 4)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
 }
 
 // Everywhere else: GeoNames' admin-1 grouping against ours (see accuracy-lib.ts).
 const KM = 3;
 const c = subdivisionConsistency(trySubdivisionFromGps, parent, KM);
-console.log(`\nsubdivision consistency with GeoNames' admin-1 groups (all countries): ${pct(c.agree, c.total)} of ${c.total} cities answer the subdivision most of their group gets`);
-console.log(`  ${c.deep.length} others lie ${KM} km or more inside the subdivision answered (GeoNames' stale codes and cities with county rights among them); most populous:`);
-for (const d of c.deep.slice(0, Number(process.env.TOP ?? 25))) console.log(`  ${d.name} (${d.lat}, ${d.lon}, pop ${d.population}): group ${d.group}, answered ${d.got}`);
+console.log(
+  `\nsubdivision consistency with GeoNames' admin-1 groups (all countries): ${pct(c.agree, c.total)} of ${c.total} cities answer the subdivision most of their group gets`,
+);
+console.log(
+  `  ${c.deep.length} others lie ${KM} km or more inside the subdivision answered (GeoNames' stale codes and cities with county rights among them); most populous:`,
+);
+for (const d of c.deep.slice(0, Number(process.env.TOP ?? 25)))
+  console.log(`  ${d.name} (${d.lat}, ${d.lon}, pop ${d.population}): group ${d.group}, answered ${d.got}`);
 
 if (!process.env.NO_PEERS) {
   console.log('\npeers on the same cities:');

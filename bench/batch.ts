@@ -29,11 +29,17 @@ import { cityPoints, spherePoints, type Points } from './points.js';
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
 const REPEAT = Number(process.env.BENCH_BATCH_REPEAT ?? 5);
-const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
+const fmt = (v: number) =>
+  v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
-console.log(`geolookup batch bench, node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `geolookup batch bench, node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`,
+);
 console.log(`load average at start: ${load()}`);
 
 // ---- 1. typed-array API vs single point ----
@@ -110,7 +116,9 @@ try {
   writeSync(fd, buf);
   closeSync(fd);
   const size = statSync(file).size;
-  console.log(`\n### geolookup batch: ${fmt(ROWS)} rows CSV (${(size / 1e6).toFixed(0)} MB, half near cities, half random; written in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  console.log(
+    `\n### geolookup batch: ${fmt(ROWS)} rows CSV (${(size / 1e6).toFixed(0)} MB, half near cities, half random; written in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+  );
 
   // Each configuration writes a real file, and also /dev/null: the difference is what the kernel
   // charges for the file's page-cache writes, which the workers' two cores pay for too.
@@ -119,13 +127,17 @@ try {
   if (TASKSET) configs.unshift('1 (one core)');
   const sinks = ['file', '/dev/null'] as const;
   type Sink = (typeof sinks)[number];
-  const results = new Map<string, { wall: number; internal: number; steady: number; startup: number; rss: number; cpu: number; loads: string[] }>();
+  const results = new Map<
+    string,
+    { wall: number; internal: number; steady: number; startup: number; rss: number; cpu: number; loads: string[] }
+  >();
   // Every run's wall-clock rows/s, by configuration and round: 1 and 2 workers run back to back
   // in each round, so their ratio within a round is paired. This VM's speed drifts from minute to
   // minute (identical runs took from 2.0 to 4.3 CPU seconds), which best-of-n against best-of-n
   // can pair across two different speeds.
   const perRound = new Map<string, number[]>();
-  const addRound = (key: string, rowsPerSecond: number) => perRound.set(key, [...(perRound.get(key) ?? []), rowsPerSecond]);
+  const addRound = (key: string, rowsPerSecond: number) =>
+    perRound.set(key, [...(perRound.get(key) ?? []), rowsPerSecond]);
   const cli = join(root, 'dist', 'cli.js');
   // Two pinned 1-worker processes at once, each on the whole file; resolves with the combined rows/s.
   const pair = async (sink: Sink) => {
@@ -133,7 +145,11 @@ try {
     const one = (core: number) =>
       new Promise<void>((resolve, reject) => {
         const out = sink === 'file' ? join(dir, `out-${core}.csv`) : '/dev/null';
-        const child = spawn(TASKSET!, ['-c', String(core), process.execPath, cli, 'batch', file, '-o', out, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(
+          TASKSET!,
+          ['-c', String(core), process.execPath, cli, 'batch', file, '-o', out, '--workers', '1'],
+          { stdio: ['ignore', 'ignore', 'pipe'] },
+        );
         let err = '';
         child.stderr.on('data', (d: Buffer) => (err += d));
         child.on('error', reject);
@@ -156,7 +172,9 @@ try {
         const cmd = [process.execPath, cli, 'batch', file, '-o', out, '--workers', pinned ? '1' : String(workers)];
         if (pinned) cmd.unshift(TASKSET!, '-c', '0');
         // GNU time (Debian package `time`) adds the CPU seconds when it is there.
-        const run = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', ...cmd], { encoding: 'utf8' }) : spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
+        const run = TIME
+          ? spawnSync(TIME, ['-f', 'cpu %U %S', ...cmd], { encoding: 'utf8' })
+          : spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
         const wall = (performance.now() - t) / 1000;
         if (run.status !== 0) throw new Error(`batch failed: ${run.stderr}`);
         const m = /([\d,]+) rows\/s.*peak RSS (\d+) MB/.exec(run.stderr);
@@ -175,20 +193,32 @@ try {
         const prev = results.get(key);
         const internal = Number(m[1].replace(/,/g, ''));
         const steady = Number(after[1].replace(/,/g, ''));
-        const entry = { wall: ROWS / wall, internal, steady, startup: Number(after[2]), rss: Number(m[2]), cpu: c ? Number(c[1]) + Number(c[2]) : NaN, loads: [...(prev?.loads ?? []), loadBefore] };
+        const entry = {
+          wall: ROWS / wall,
+          internal,
+          steady,
+          startup: Number(after[2]),
+          rss: Number(m[2]),
+          cpu: c ? Number(c[1]) + Number(c[2]) : NaN,
+          loads: [...(prev?.loads ?? []), loadBefore],
+        };
         if (!prev || entry.wall > prev.wall) results.set(key, entry);
         else prev.loads.push(loadBefore);
       }
     }
   }
-  console.log('| output | workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | rows/s after start-up (CLI) | start-up s | × 1 worker | × one core | after start-up × 1 worker | CPU s (user + sys) | peak RSS | load average before runs |');
+  console.log(
+    '| output | workers | rows/s (wall clock, process start to exit) | rows/s (CLI summary) | rows/s after start-up (CLI) | start-up s | × 1 worker | × one core | after start-up × 1 worker | CPU s (user + sys) | peak RSS | load average before runs |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const sink of sinks) {
     const one = results.get(`${sink} 1`)!;
     const core = results.get(`${sink} 1 (one core)`);
     for (const workers of configs) {
       const r = results.get(`${sink} ${workers}`)!;
-      console.log(`| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${fmt(r.steady)} | ${r.startup.toFixed(2)} | ${(r.wall / one.wall).toFixed(2)} | ${core ? (r.wall / core.wall).toFixed(2) : '-'} | ${(r.steady / one.steady).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`);
+      console.log(
+        `| ${sink} | ${workers} | ${fmt(r.wall)} | ${fmt(r.internal)} | ${fmt(r.steady)} | ${r.startup.toFixed(2)} | ${(r.wall / one.wall).toFixed(2)} | ${core ? (r.wall / core.wall).toFixed(2) : '-'} | ${(r.steady / one.steady).toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.rss} MB | ${r.loads.join('; ')} |`,
+      );
     }
   }
   // Per-round ratios a[r] / b[r], as "median m (every ratio, sorted)".
@@ -200,16 +230,24 @@ try {
     const one = results.get(`${sink} 1`)!;
     const core = results.get(`${sink} 1 (one core)`);
     const two = results.get(`${sink} 2`);
-    if (two) console.log(`scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary), ${(two.steady / one.steady).toFixed(2)}× (after start-up)`);
+    if (two)
+      console.log(
+        `scaling 2 workers / 1 worker, output to ${sink}: ${(two.wall / one.wall).toFixed(2)}× (wall clock), ${(two.internal / one.internal).toFixed(2)}× (summary), ${(two.steady / one.steady).toFixed(2)}× (after start-up)`,
+      );
     const ones = perRound.get(`${sink} 1`)!;
     const twos = perRound.get(`${sink} 2`);
     if (twos) console.log(`  per round, 2 workers right after 1 (wall clock): ${paired(twos, ones)}`);
-    if (two && core) console.log(`scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`);
+    if (two && core)
+      console.log(
+        `scaling 2 cores / 1 core (1 worker pinned with taskset), output to ${sink}: ${(two.wall / core.wall).toFixed(2)}× (wall clock)`,
+      );
     const pairs = perRound.get(`${sink} pair`);
     const cores = perRound.get(`${sink} 1 (one core)`);
     if (pairs && cores) {
       // The pair runs just before the pinned run in each round: paired like the ratios above.
-      console.log(`  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: ${paired(pairs, cores)}`);
+      console.log(
+        `  this machine's ceiling, two independent pinned 1-worker processes at once / one alone: ${paired(pairs, cores)}`,
+      );
       if (twos) console.log(`  2 workers / that pair's combined rate, per round: ${paired(twos, pairs, '')}`);
     }
   }
@@ -230,7 +268,9 @@ try {
   }
   writeSync(ndFd, ndBuf);
   closeSync(ndFd);
-  console.log(`\n### NDJSON: ${fmt(ndRows)} rows (${(statSync(nd).size / 1e6).toFixed(0)} MB, same points), output to /dev/null, best of ${REPEAT}\n`);
+  console.log(
+    `\n### NDJSON: ${fmt(ndRows)} rows (${(statSync(nd).size / 1e6).toFixed(0)} MB, same points), output to /dev/null, best of ${REPEAT}\n`,
+  );
   console.log('| workers | rows/s (wall clock) | rows/s (CLI summary) |');
   console.log('|---|---|---|');
   for (const workers of [...new Set([1, 2, availableParallelism()])]) {
@@ -238,7 +278,11 @@ try {
     let internal = 0;
     for (let r = 0; r < REPEAT; r++) {
       const t = performance.now();
-      const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', nd, '-o', '/dev/null', '--workers', String(workers)], { encoding: 'utf8' });
+      const run = spawnSync(
+        process.execPath,
+        [join(root, 'dist', 'cli.js'), 'batch', nd, '-o', '/dev/null', '--workers', String(workers)],
+        { encoding: 'utf8' },
+      );
       const w = ndRows / ((performance.now() - t) / 1000);
       const m = /([\d,]+) rows\/s/.exec(run.stderr);
       if (run.status !== 0 || !m) throw new Error(`NDJSON batch failed: ${run.stderr}`);

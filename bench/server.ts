@@ -40,7 +40,10 @@ interface Options {
 interface Instance {
   on(event: 'response', fn: (client: unknown, status: number, bytes: number, responseTimeMs: number) => void): void;
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (o: Options, cb: (err: Error | null, r: Result) => void) => Instance;
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  o: Options,
+  cb: (err: Error | null, r: Result) => void,
+) => Instance;
 
 const HOST = '127.0.0.1';
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -49,7 +52,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 10));
 const CPUS = availableParallelism();
 // Load generator (this process, all its threads) on CPU 0, each server on CPU 1.
-const PIN = process.env.BENCH_PIN !== '0' && CPUS >= 2 && spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]).status === 0;
+const PIN =
+  process.env.BENCH_PIN !== '0' &&
+  CPUS >= 2 &&
+  spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]).status === 0;
 const PATHS = [
   '/geo/country/fromGps/48.8566,2.3522',
   '/geo/subdivision/fromGps/40.7128,-74.006',
@@ -152,10 +158,12 @@ async function main(): Promise<void> {
   try {
     // Sanity: the geolookup server answers the real thing with the key.
     const body = await new Promise<string>((resolve, reject) =>
-      http.get({ host: HOST, port: servers.geolookup.port, path: PATHS[0], headers: { 'X-API-Key': key } }, (res) => {
-        let b = '';
-        res.on('data', (d) => (b += d)).on('end', () => resolve(`${res.statusCode} ${b}`));
-      }).on('error', reject),
+      http
+        .get({ host: HOST, port: servers.geolookup.port, path: PATHS[0], headers: { 'X-API-Key': key } }, (res) => {
+          let b = '';
+          res.on('data', (d) => (b += d)).on('end', () => resolve(`${res.statusCode} ${b}`));
+        })
+        .on('error', reject),
     );
     if (body !== '200 FRA') throw new Error(`unexpected answer: ${body}`);
     for (const mode of ['bare', 'geolookup'] as const) await drive(servers[mode].port, key, 2); // warm-up (JIT, connections), not reported
@@ -187,14 +195,19 @@ async function main(): Promise<void> {
   for (const mode of ['bare', 'geolookup'] as const) {
     const t = tallies[mode];
     const label = mode === 'bare' ? 'bare node:http (constant)' : 'geolookup (keys + limits)';
-    console.log(`${label.padEnd(25)} ${fmt(rps(t)).padStart(8)} ${fmt(t.percentile(0.5), 3).padStart(8)} ${fmt(t.percentile(0.99), 3).padStart(8)} ${String(t.non2xx).padStart(9)} ${String(t.errors).padStart(8)}`);
+    console.log(
+      `${label.padEnd(25)} ${fmt(rps(t)).padStart(8)} ${fmt(t.percentile(0.5), 3).padStart(8)} ${fmt(t.percentile(0.99), 3).padStart(8)} ${String(t.non2xx).padStart(9)} ${String(t.errors).padStart(8)}`,
+    );
   }
   const ratio = rps(tallies.geolookup) / rps(tallies.bare);
   const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
   const median = [...roundRatios].sort((a, b) => a - b)[Math.floor(roundRatios.length / 2)];
-  console.log(`\nthroughput ratio geolookup / bare: ${pct(ratio)} overall, median of the ${ROUNDS} paired rounds ${pct(median)} (target ≥ 70%)`);
+  console.log(
+    `\nthroughput ratio geolookup / bare: ${pct(ratio)} overall, median of the ${ROUNDS} paired rounds ${pct(median)} (target ≥ 70%)`,
+  );
   console.log(`per round: ${roundRatios.map(pct).join(', ')}`);
-  if (tallies.geolookup.non2xx || tallies.geolookup.errors) console.log('warning: the geolookup server answered non-2xx or failed some requests');
+  if (tallies.geolookup.non2xx || tallies.geolookup.errors)
+    console.log('warning: the geolookup server answered non-2xx or failed some requests');
 }
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt !== -1) void child(process.argv[serveAt + 1], process.argv[serveAt + 2]);

@@ -37,7 +37,9 @@ const gc = (globalThis as { gc?: () => void }).gc;
 function memory(label: string): void {
   gc?.();
   const m = process.memoryUsage();
-  console.log(`${label}: heapUsed ${mb(m.heapUsed)}, rss ${mb(m.rss)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)}`);
+  console.log(
+    `${label}: heapUsed ${mb(m.heapUsed)}, rss ${mb(m.rss)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)}`,
+  );
 }
 
 function lookups(): void {
@@ -82,7 +84,11 @@ interface Child {
   out: () => string;
 }
 function serve(keys: string, extra: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--keys', keys, ...extra], { cwd: root });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--keys', keys, ...extra],
+    { cwd: root },
+  );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
@@ -105,7 +111,12 @@ function rss(pid: number): string {
     return '?';
   }
 }
-const PATHS = ['/geo/country/fromGps/48.8566,2.3522', '/geo/subdivision/fromGps/40.7128,-74.006', '/geo/country/DEU/isInCountry?latitude=52.52&longitude=13.405', '/geo/subdivision/FR-IDF/isInSubdivision?latitude=48.85&longitude=2.35'];
+const PATHS = [
+  '/geo/country/fromGps/48.8566,2.3522',
+  '/geo/subdivision/fromGps/40.7128,-74.006',
+  '/geo/country/DEU/isInCountry?latitude=52.52&longitude=13.405',
+  '/geo/subdivision/FR-IDF/isInSubdivision?latitude=48.85&longitude=2.35',
+];
 
 async function server(): Promise<void> {
   const minutes = opt('minutes', 10);
@@ -162,7 +173,10 @@ function load(port: number, key: string, n: number) {
       }
     }
   });
-  return { stop: async () => ((stopped = true), await Promise.all(loops), agent.destroy(), { ok, failed, statuses }), counts: () => ({ ok, failed }) };
+  return {
+    stop: async () => ((stopped = true), await Promise.all(loops), agent.destroy(), { ok, failed, statuses }),
+    counts: () => ({ ok, failed }),
+  };
 }
 
 async function kill(): Promise<void> {
@@ -184,7 +198,9 @@ async function kill(): Promise<void> {
   a.kill('SIGTERM');
   const codeA = await a.exited;
   const ra = await la.stop();
-  console.log(`SIGTERM: exit ${codeA}; answered ${ra.ok}, failed ${ra.failed} ${JSON.stringify(ra.statuses)}; quota file counts ${used()} (served ${ra.ok})`);
+  console.log(
+    `SIGTERM: exit ${codeA}; answered ${ra.ok}, failed ${ra.failed} ${JSON.stringify(ra.statuses)}; quota file counts ${used()} (served ${ra.ok})`,
+  );
   // kill -9 under load, flush interval 2 s
   const before = used();
   const b = await serve(keys, ['--flush-interval', '2', '--burst', '100000000']);

@@ -75,22 +75,39 @@ hash.update(readFileSync(join(root, 'package-lock.json')));
 hash.update(JSON.stringify({ config, indexOptions }));
 const inputsHash = hash.digest('hex');
 const stamp = join(outDir, `${config.name}.inputs-sha256`);
-if (!process.argv.includes('--force') && existsSync(stamp) && readFileSync(stamp, 'utf8') === inputsHash && existsSync(join(outDir, `${config.name}.geolookup`))) {
+if (
+  !process.argv.includes('--force') &&
+  existsSync(stamp) &&
+  readFileSync(stamp, 'utf8') === inputsHash &&
+  existsSync(join(outDir, `${config.name}.geolookup`))
+) {
   console.log(`build-data: ${config.name} is up to date (inputs unchanged); --force rebuilds`);
   process.exit(0);
 }
 
 const t0 = Date.now();
 const src = loadSources(config, here);
-console.log(`build-data: ${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts loaded in ${Date.now() - t0} ms`);
+console.log(
+  `build-data: ${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts loaded in ${Date.now() - t0} ms`,
+);
 const t1 = Date.now();
-const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, src.subdivisions.length, indexOptions);
+const index = buildIndex(
+  src.countryParts,
+  src.subdivisionParts,
+  src.countries.length,
+  src.subdivisions.length,
+  indexOptions,
+);
 console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
 
 // Coverage: subdivisions some cell answers, and their ancestors (isInSubdivision answers for those).
 const subIndex = new Map(src.subdivisions.map((s, i) => [s.code, i]));
 for (const s of index.usedSubdivisions) {
-  for (let i: number | undefined = s; i !== undefined && !src.subdivisions[i].covered; i = subIndex.get(src.subdivisions[i].parent)) {
+  for (
+    let i: number | undefined = s;
+    i !== undefined && !src.subdivisions[i].covered;
+    i = subIndex.get(src.subdivisions[i].parent)
+  ) {
     src.subdivisions[i].covered = true;
   }
 }
@@ -107,6 +124,11 @@ createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
 atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
 const features = writeFeatures(src);
 atomicWrite(join(outDir, `${config.name}.geobuf`), features);
-atomicWrite(join(outDir, `${config.name}.REPORT.md`), writeReport(src, index, config, { dataset: dataset.byteLength, features: features.byteLength }, gapKm));
+atomicWrite(
+  join(outDir, `${config.name}.REPORT.md`),
+  writeReport(src, index, config, { dataset: dataset.byteLength, features: features.byteLength }, gapKm),
+);
 atomicWrite(stamp, inputsHash);
-console.log(`build-data: wrote ${config.name}.geolookup (${(dataset.byteLength / 1e6).toFixed(1)} MB) and ${config.name}.geobuf (${(features.byteLength / 1e6).toFixed(1)} MB) in ${Date.now() - t0} ms`);
+console.log(
+  `build-data: wrote ${config.name}.geolookup (${(dataset.byteLength / 1e6).toFixed(1)} MB) and ${config.name}.geobuf (${(features.byteLength / 1e6).toFixed(1)} MB) in ${Date.now() - t0} ms`,
+);

@@ -35,7 +35,10 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
     sea:
       (a.sea ?? (custom ? 'none' : '')) === 'none'
         ? null
-        : { path: a.sea ?? require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'), codeProperty: a.countryCodeProperty ?? 'A3' },
+        : {
+            path: a.sea ?? require.resolve('@geo-maps/countries-maritime-10m/map.geo.json'),
+            codeProperty: a.countryCodeProperty ?? 'A3',
+          },
     subdivisions:
       (a.subdivisions ?? (custom ? 'none' : '')) === 'none'
         ? null
@@ -95,7 +98,12 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
             url: 'https://gdz.bkg.bund.de/',
             role: 'German Länder (ISO 3166-2:DE), in place of Natural Earth there',
           },
-          { name: 'iso-3166', version: pkgVersion('iso-3166'), licence: 'MIT', role: 'ISO 3166-1 / 3166-2 reference codes, names and parents' },
+          {
+            name: 'iso-3166',
+            version: pkgVersion('iso-3166'),
+            licence: 'MIT',
+            role: 'ISO 3166-1 / 3166-2 reference codes, names and parents',
+          },
         ],
   };
 }

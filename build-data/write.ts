@@ -39,7 +39,12 @@ function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; box
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
 }
 
-export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexParams & Record<string, unknown>): Uint8Array {
+export function writeDataset(
+  src: Sources,
+  index: BuiltIndex,
+  config: BuildConfig,
+  params: IndexParams & Record<string, unknown>,
+): Uint8Array {
   const meta: DatasetMeta = {
     name: config.name,
     codes: config.codes,
@@ -56,7 +61,13 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   // build) the only region lookups are subdivision questions that answer nothing, so the 4.5 MB
   // they would take is left out.
   const withSlots = src.subdivisionParts.length > 0;
-  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(index, index.regions.length >> 1, params.fanouts[0], params.margin, withSlots);
+  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(
+    index,
+    index.regions.length >> 1,
+    params.fanouts[0],
+    params.margin,
+    withSlots,
+  );
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
@@ -107,14 +118,23 @@ export function writeFeatures(src: Sources): Uint8Array {
   const byCountry = new Map<number, Part[]>();
   for (const p of src.countryParts) byCountry.set(p.country, [...(byCountry.get(p.country) ?? []), p]);
   for (const [c, parts] of [...byCountry].sort((a, b) => a[0] - b[0])) {
-    features.push({ type: 'Feature', properties: { layer: 'country', code: src.countries[c].code }, geometry: { type: 'MultiPolygon', coordinates: multiPolygon(parts) } });
+    features.push({
+      type: 'Feature',
+      properties: { layer: 'country', code: src.countries[c].code },
+      geometry: { type: 'MultiPolygon', coordinates: multiPolygon(parts) },
+    });
   }
   const bySub = new Map<number, Part[]>();
-  for (const p of src.subdivisionParts) if (p.subdivision >= 0) bySub.set(p.subdivision, [...(bySub.get(p.subdivision) ?? []), p]);
+  for (const p of src.subdivisionParts)
+    if (p.subdivision >= 0) bySub.set(p.subdivision, [...(bySub.get(p.subdivision) ?? []), p]);
   for (const [s, parts] of [...bySub].sort((a, b) => a[0] - b[0])) {
     features.push({
       type: 'Feature',
-      properties: { layer: 'subdivision', code: src.subdivisions[s].code, country: src.countries[parts[0].country].code },
+      properties: {
+        layer: 'subdivision',
+        code: src.subdivisions[s].code,
+        country: src.countries[parts[0].country].code,
+      },
       geometry: { type: 'MultiPolygon', coordinates: multiPolygon(parts) },
     });
   }

@@ -12,6 +12,11 @@ export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from
 
 /** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */
 export function createGeoLookup(options: { data: BinaryInput } | BinaryInput): GeoLookup {
-  const data = options instanceof Uint8Array || options instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && options instanceof SharedArrayBuffer) ? options : (options as { data: BinaryInput }).data;
+  const data =
+    options instanceof Uint8Array ||
+    options instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== 'undefined' && options instanceof SharedArrayBuffer)
+      ? options
+      : (options as { data: BinaryInput }).data;
   return createGeoLookupFromBytes(data, 'dataset');
 }

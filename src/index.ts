@@ -23,7 +23,10 @@ export interface GeoLookupOptions {
 
 /** The four operations over another dataset: a file path or the file's bytes. */
 export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput): GeoLookup {
-  const data = typeof options === 'object' && options !== null && 'data' in options ? options.data : (options as string | BinaryInput);
+  const data =
+    typeof options === 'object' && options !== null && 'data' in options
+      ? options.data
+      : (options as string | BinaryInput);
   if (typeof data === 'string') {
     const bytes = readFile(data);
     return createGeoLookupFromBytes(bytes, data, checkFor(data, bytes));
@@ -48,7 +51,11 @@ export function subdivisionFromGps(latitude: number | string, longitude: number 
 export function isInCountry(countryCode: string, latitude: number | string, longitude: number | string): boolean {
   return (embedded ?? preload()).isInCountry(countryCode, latitude, longitude);
 }
-export function isInSubdivision(subdivisionCode: string, latitude: number | string, longitude: number | string): boolean {
+export function isInSubdivision(
+  subdivisionCode: string,
+  latitude: number | string,
+  longitude: number | string,
+): boolean {
   return (embedded ?? preload()).isInSubdivision(subdivisionCode, latitude, longitude);
 }
 export function tryCountryFromGps(latitude: number | string, longitude: number | string): string | null {
@@ -96,7 +103,12 @@ export function subdivisionCodes(): readonly string[] {
   return (embedded ?? preload()).subdivisionCodes();
 }
 /** Countries and subdivisions with a polygon part whose bounding box meets the box (a superset of those the box touches). */
-export function regionsInBox(minLongitude: number, minLatitude: number, maxLongitude: number, maxLatitude: number): { countries: string[]; subdivisions: string[] } {
+export function regionsInBox(
+  minLongitude: number,
+  minLatitude: number,
+  maxLongitude: number,
+  maxLatitude: number,
+): { countries: string[]; subdivisions: string[] } {
   return (embedded ?? preload()).regionsInBox(minLongitude, minLatitude, maxLongitude, maxLatitude);
 }
 /** Bounding box [minLon, minLat, maxLon, maxLat] of a country (land and territorial sea) or subdivision; null when the data holds none of it. */

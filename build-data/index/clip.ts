@@ -53,9 +53,13 @@ function clipEdge(src: number[], n: number, out: number[], axis: 0 | 1, bound: n
 export function clipRing(ring: Ring, box: Box): Ring | null {
   const n0 = ring.length >> 1;
   // Fast accept / reject on the ring's extent.
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < ring.length; i += 2) {
-    const x = ring[i], y = ring[i + 1];
+    const x = ring[i],
+      y = ring[i + 1];
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -83,11 +87,14 @@ export function clipRing(ring: Ring, box: Box): Ring | null {
 export function ringArea(ring: Ring): number {
   const n = ring.length >> 1;
   if (n < 3) return 0;
-  const ox = ring[0], oy = ring[1];
+  const ox = ring[0],
+    oy = ring[1];
   let s = 0;
-  let jx = ring[2 * n - 2] - ox, jy = ring[2 * n - 1] - oy;
+  let jx = ring[2 * n - 2] - ox,
+    jy = ring[2 * n - 1] - oy;
   for (let i = 0; i < n; i++) {
-    const ix = ring[2 * i] - ox, iy = ring[2 * i + 1] - oy;
+    const ix = ring[2 * i] - ox,
+      iy = ring[2 * i + 1] - oy;
     s += jx * iy - ix * jy;
     jx = ix;
     jy = iy;
@@ -122,7 +129,8 @@ export function partContains(rings: Ring[], x: number, y: number): boolean {
     const n = r.length;
     let j = n - 2;
     for (let i = 0; i < n; i += 2) {
-      const yi = r[i + 1], yj = r[j + 1];
+      const yi = r[i + 1],
+        yj = r[j + 1];
       if (yi > y !== yj > y && x < ((r[j] - r[i]) * (y - yi)) / (yj - yi) + r[i]) inside = !inside;
       j = i;
     }

@@ -5,7 +5,10 @@ type TypedCtor<T> = { new (n: number): T };
 export class Grow<T extends Uint32Array | Uint16Array> {
   data: T;
   length = 0;
-  constructor(private Ctor: TypedCtor<T>, initial = 1 << 16) {
+  constructor(
+    private Ctor: TypedCtor<T>,
+    initial = 1 << 16,
+  ) {
     this.data = new Ctor(initial);
   }
   reserve(n: number): number {

@@ -13,7 +13,28 @@
 // Each mixed sub-cell is split once more, SUB_GRID × SUB_GRID, with the same rule and the same
 // palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
 
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRIDBASE_REGION_MAX, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, RECORD_HEADER, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from '../../src/format/layout.js';
+import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SLOTS,
+  BR8_SPAN,
+  BR8_WIDE,
+  GRIDBASE_REGION_MAX,
+  GRIDBASE_SLOT_BITS,
+  GRIDBASE_SLOT_MASK,
+  NO_REGION16,
+  RECORD_HEADER,
+  SLOT_GRID,
+  SLOT_MIXED,
+  SLOT_WORDS,
+  SUB_GRID,
+  TABLE_GRID,
+  TAG_BLOCK,
+  TAG_RECORD,
+  TAG_SHIFT,
+  TAG_TABLE,
+  VALUE_MASK,
+} from '../../src/format/layout.js';
 import { evalRecord, tableEntry } from '../../src/lookup/locate.js';
 import type { BuiltIndex } from './build-index.js';
 
@@ -29,12 +50,19 @@ export interface SlotTables {
 const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
-export function slotTables(index: BuiltIndex, regionCount: number, fanout: number, margin: number, withSlots = true): SlotTables {
+export function slotTables(
+  index: BuiltIndex,
+  regionCount: number,
+  fanout: number,
+  margin: number,
+  withSlots = true,
+): SlotTables {
   const { grid, blocks, records } = index;
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const qscale = 65535 / (1 + 2 * margin);
   const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
-  for (let i = 0; i < blocks.length; i++) if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
+  for (let i = 0; i < blocks.length; i++)
+    if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
   const gridBase = new Uint32Array(grid.length);
   const children = fanout * fanout;
   // A block holds at most fanout² slots: none when they would not fit the one-byte mirror or
@@ -66,7 +94,8 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
         if (codeOf(words, c) !== SLOT_MIXED) continue;
         const i0 = (c % SLOT_GRID) * SUB_GRID;
         const j0 = Math.floor(c / SLOT_GRID) * SUB_GRID;
-        for (let b = 0; b < subAnswers.length; b++) subAnswers[b] = at(i0 + (b % SUB_GRID), j0 + Math.floor(b / SUB_GRID), SLOT_GRID * SUB_GRID);
+        for (let b = 0; b < subAnswers.length; b++)
+          subAnswers[b] = at(i0 + (b % SUB_GRID), j0 + Math.floor(b / SUB_GRID), SLOT_GRID * SUB_GRID);
         subcodes.push(packCodes(subAnswers, palette));
       }
       out.push(...words);
@@ -81,7 +110,13 @@ export function slotTables(index: BuiltIndex, regionCount: number, fanout: numbe
  * base in gridbase's high bits: the base whose span holds most of the cell's regions (the
  * lowest such, so the build stays deterministic); the rest read blockregion.
  */
-function mirror8(grid: Uint32Array, blockRegion: Uint16Array, gridBase: Uint32Array, regionCount: number, children: number): Uint8Array {
+function mirror8(
+  grid: Uint32Array,
+  blockRegion: Uint16Array,
+  gridBase: Uint32Array,
+  regionCount: number,
+  children: number,
+): Uint8Array {
   const out = new Uint8Array(blockRegion.length).fill(BR8_WIDE);
   const firstSlot = Math.min(regionCount, NO_REGION16);
   for (let cell = 0; cell < grid.length; cell++) {
@@ -117,8 +152,23 @@ function mirror8(grid: Uint32Array, blockRegion: Uint16Array, gridBase: Uint32Ar
  * or -1 where a ring (of the record or one it leads to) comes near it: then its centre's answer,
  * read with the runtime's own ring test, holds everywhere in it.
  */
-function answerIn(records: Uint32Array, coords: Uint16Array, record: number, rings: number[][], i: number, j: number, n: number, margin: number, qscale: number): number {
-  const box = Float64Array.of((i / n + margin) * qscale - CLEARANCE, (j / n + margin) * qscale - CLEARANCE, ((i + 1) / n + margin) * qscale + CLEARANCE, ((j + 1) / n + margin) * qscale + CLEARANCE);
+function answerIn(
+  records: Uint32Array,
+  coords: Uint16Array,
+  record: number,
+  rings: number[][],
+  i: number,
+  j: number,
+  n: number,
+  margin: number,
+  qscale: number,
+): number {
+  const box = Float64Array.of(
+    (i / n + margin) * qscale - CLEARANCE,
+    (j / n + margin) * qscale - CLEARANCE,
+    ((i + 1) / n + margin) * qscale + CLEARANCE,
+    ((j + 1) / n + margin) * qscale + CLEARANCE,
+  );
   if (rings.some((ring) => touches(ring, coords, box))) return -1;
   const centre = Float64Array.of(((i + 0.5) / n + margin) * qscale, ((j + 0.5) / n + margin) * qscale);
   let r = record;
@@ -142,7 +192,10 @@ function packSlot(answers: Int32Array, record: number): number[] {
   const count = new Map<number, number>();
   for (const a of answers) if (a >= 0) count.set(a, (count.get(a) ?? 0) + 1);
   // Most frequent first, ties by region id: the same input always packs the same way.
-  const palette = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, PALETTE).map(([r]) => r);
+  const palette = [...count]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, PALETTE)
+    .map(([r]) => r);
   while (palette.length < PALETTE) palette.push(0);
   const words = [palette[0] | (palette[1] << 16), palette[2], record, 0];
   for (let w = 0; w < answers.length; w += 16) words.push(packCodes(answers.subarray(w, w + 16), palette));
@@ -181,10 +234,14 @@ function ringsOf(records: Uint32Array, r: number, out: number[][]): void {
 function touches([start, length]: number[], coords: Uint16Array, box: Float64Array): boolean {
   const [x0, y0, x1, y1] = box;
   for (let q = start, j = start + length - 1; q < start + length; j = q++) {
-    const ax = coords[2 * j], ay = coords[2 * j + 1], bx = coords[2 * q], by = coords[2 * q + 1];
+    const ax = coords[2 * j],
+      ay = coords[2 * j + 1],
+      bx = coords[2 * q],
+      by = coords[2 * q + 1];
     if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
     // The box's corners all on one side of the edge's line: no contact.
-    const dx = bx - ax, dy = by - ay;
+    const dx = bx - ax,
+      dy = by - ay;
     const s1 = Math.sign(dx * (y0 - ay) - dy * (x0 - ax));
     const s2 = Math.sign(dx * (y0 - ay) - dy * (x1 - ax));
     const s3 = Math.sign(dx * (y1 - ay) - dy * (x0 - ax));

@@ -19,17 +19,22 @@ const refVersion = require('iso-3166/package.json').version;
 
 const errors = [];
 const fail = (msg) => errors.push(msg);
-if (remap.reference !== `iso-3166@${refVersion}`) fail(`remap says reference ${remap.reference}, installed iso-3166@${refVersion}`);
+if (remap.reference !== `iso-3166@${refVersion}`)
+  fail(`remap says reference ${remap.reference}, installed iso-3166@${refVersion}`);
 
 // Index entries exactly as the build does: adm1_code wins over iso_3166_2.
 const byCode = new Map();
 const byFeature = new Map();
 for (const [i, e] of remap.entries.entries()) {
   const keys = Object.keys(e.match ?? {});
-  if (keys.length !== 1 || !['iso_3166_2', 'adm1_code'].includes(keys[0])) { fail(`entry ${i}: match must have exactly one of iso_3166_2 / adm1_code`); continue; }
+  if (keys.length !== 1 || !['iso_3166_2', 'adm1_code'].includes(keys[0])) {
+    fail(`entry ${i}: match must have exactly one of iso_3166_2 / adm1_code`);
+    continue;
+  }
   if (!(e.to === null || typeof e.to === 'string')) fail(`entry ${i}: "to" must be a code or null`);
   if (typeof e.reason !== 'string' || !e.reason.trim()) fail(`entry ${i}: missing reason`);
-  if (e.fill !== undefined && (e.fill !== 'nearest' || e.to !== null)) fail(`entry ${i}: "fill" can only be "nearest", on an entry whose "to" is null`);
+  if (e.fill !== undefined && (e.fill !== 'nearest' || e.to !== null))
+    fail(`entry ${i}: "fill" can only be "nearest", on an entry whose "to" is null`);
   const [k] = keys;
   const idx = k === 'adm1_code' ? byFeature : byCode;
   if (idx.has(e.match[k])) fail(`duplicate entry for ${k} ${e.match[k]}`);
@@ -56,7 +61,8 @@ for (const p of features) {
   const e = byFeature.get(String(p.adm1_code)) ?? byCode.get(raw);
   if (e) usedEntries.add(e);
   if (!e && !ref.has(raw)) fail(`outdated code ${raw} (${p.adm1_code} ${p.name}) is not covered by the remap`);
-  if (e && e.to !== null && e.to.slice(0, 2) !== String(p.iso_a2)) fail(`${raw} (${p.adm1_code} ${p.name}, iso_a2 ${p.iso_a2}) maps to ${e.to} in another country`);
+  if (e && e.to !== null && e.to.slice(0, 2) !== String(p.iso_a2))
+    fail(`${raw} (${p.adm1_code} ${p.name}, iso_a2 ${p.iso_a2}) maps to ${e.to} in another country`);
   const s = perCode.get(raw) ?? new Set();
   s.add(classify(raw, e));
   perCode.set(raw, s);
@@ -65,8 +71,21 @@ for (const p of features) {
 // (gn_name, gns_name). Where those match another feature of the same country and not the
 // feature's own names, its name and code belong to that other feature (Guyana's, Eritrea's
 // regions were shuffled so). Every such feature needs an adm1_code entry or a reviewed reason.
-const STOP = new Set('region province provincia state department departement county district governorate prefecture city municipality of the and de del la le el al autonomous okrug oblast kray krai respublika republic gorod federal capital territory island islands canton sheng zizhiqu shi ken to fu do parish division rayon raion wilaya gouvernorat muhafazat estado distrito obcina novads megye varos megyei comune commune municipio departamento'.split(' '));
-const norm = (s) => String(s ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[‘’'`ʻ]/g, '').replace(/[^a-z ]+/g, ' ').split(/\s+/).filter((w) => w && !STOP.has(w)).join(' ');
+const STOP = new Set(
+  'region province provincia state department departement county district governorate prefecture city municipality of the and de del la le el al autonomous okrug oblast kray krai respublika republic gorod federal capital territory island islands canton sheng zizhiqu shi ken to fu do parish division rayon raion wilaya gouvernorat muhafazat estado distrito obcina novads megye varos megyei comune commune municipio departamento'.split(
+    ' ',
+  ),
+);
+const norm = (s) =>
+  String(s ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[‘’'`ʻ]/g, '')
+    .replace(/[^a-z ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !STOP.has(w))
+    .join(' ');
 const bigrams = (s) => {
   const g = new Map();
   const t = ` ${s} `;
@@ -95,10 +114,16 @@ for (const p of features) {
   const other = byCountry.get(p.iso_a2).find((q) => q !== p && score(q) >= 0.8);
   if (!other) continue;
   mismatches++;
-  fail(`${p.adm1_code} "${p.name}" (${p.iso_3166_2}): GeoNames calls it "${p.gn_name}", the name of ${other.adm1_code} "${other.name}" (${other.iso_3166_2}); give it an adm1_code entry or a reviewedNameMismatches reason`);
+  fail(
+    `${p.adm1_code} "${p.name}" (${p.iso_3166_2}): GeoNames calls it "${p.gn_name}", the name of ${other.adm1_code} "${other.name}" (${other.iso_3166_2}); give it an adm1_code entry or a reviewedNameMismatches reason`,
+  );
 }
 console.log(`features whose GeoNames name is another feature's: ${mismatches} unreviewed`);
-for (const e of remap.entries) if (!usedEntries.has(e)) fail(`entry ${JSON.stringify(e.match)} never applies (duplicate key, or every feature it matches has an adm1_code entry)`);
+for (const e of remap.entries)
+  if (!usedEntries.has(e))
+    fail(
+      `entry ${JSON.stringify(e.match)} never applies (duplicate key, or every feature it matches has an adm1_code entry)`,
+    );
 
 const count = (pred) => [...perCode.entries()].filter(([c, s]) => pred(c, s)).length;
 const only = (cat) => (c, s) => s.size === 1 && s.has(cat);
@@ -111,7 +136,9 @@ console.log(`    remapped to a current code:  ${outdated.filter((c) => only('rem
 console.log(`    coarsened to a parent code:  ${outdated.filter((c) => only('coarsened')(c, perCode.get(c))).length}`);
 console.log(`    dropped (no subdivision):    ${outdated.filter((c) => only('dropped')(c, perCode.get(c))).length}`);
 console.log(`    mixed per feature:           ${outdated.filter((c) => perCode.get(c).size > 1).length}`);
-const cur = [...perCode.keys()].filter((c) => ref.has(c) && !only('as-is')(c, perCode.get(c)) && !only('kept (reviewed)')(c, perCode.get(c)));
+const cur = [...perCode.keys()].filter(
+  (c) => ref.has(c) && !only('as-is')(c, perCode.get(c)) && !only('kept (reviewed)')(c, perCode.get(c)),
+);
 console.log(`  current codes changed on some feature (wrong feature / coarsened / dropped): ${cur.length}`);
 const byKind = {};
 for (const p of features) {
@@ -119,7 +146,11 @@ for (const p of features) {
   const k = classify(raw, byFeature.get(String(p.adm1_code)) ?? byCode.get(raw));
   byKind[k] = (byKind[k] ?? 0) + 1;
 }
-console.log(`features by decision: ${Object.entries(byKind).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+console.log(
+  `features by decision: ${Object.entries(byKind)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
 console.log(`entries: ${remap.entries.length} (${byCode.size} by iso_3166_2, ${byFeature.size} by adm1_code)`);
 
 if (errors.length) {

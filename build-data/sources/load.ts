@@ -67,7 +67,9 @@ export interface Sources {
 }
 
 type Position = number[];
-export type Geometry = { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
+export type Geometry =
+  | { type: 'Polygon'; coordinates: Position[][] }
+  | { type: 'MultiPolygon'; coordinates: Position[][][] };
 export interface Feature {
   properties: Record<string, unknown> | null;
   geometry: Geometry | null;
@@ -75,7 +77,8 @@ export interface Feature {
 
 function readGeoJSON(path: string): Feature[] {
   const json = JSON.parse(readFileSync(path, 'utf8'));
-  if (json?.type !== 'FeatureCollection' || !Array.isArray(json.features)) throw new Error(`${path}: not a GeoJSON FeatureCollection`);
+  if (json?.type !== 'FeatureCollection' || !Array.isArray(json.features))
+    throw new Error(`${path}: not a GeoJSON FeatureCollection`);
   return json.features;
 }
 
@@ -90,7 +93,8 @@ function polygonsOf(g: Geometry | null): Position[][][] {
 function flatRing(ring: Position[], where: string): Ring {
   const out: number[] = [];
   for (const p of ring) {
-    const x = p[0], y = p[1];
+    const x = p[0],
+      y = p[1];
     if (!Number.isFinite(x) || !Number.isFinite(y) || Math.abs(x) > 180 || Math.abs(y) > 90) {
       throw new Error(`${where}: coordinate [${x}, ${y}] outside the globe (split polygons at the antimeridian)`);
     }
@@ -103,7 +107,10 @@ function flatRing(ring: Position[], where: string): Ring {
 }
 
 function bboxOf(rings: Ring[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const r of rings) {
     for (let i = 0; i < r.length; i += 2) {
       if (r[i] < x0) x0 = r[i];
@@ -115,7 +122,15 @@ function bboxOf(rings: Ring[]): Box {
   return { x0, y0, x1, y1 };
 }
 
-function toParts(feature: Feature, layer: Part['layer'], country: number, subdivision: number, where: string, fillHoles: boolean, holes?: { count: number; vertices: number }): Part[] {
+function toParts(
+  feature: Feature,
+  layer: Part['layer'],
+  country: number,
+  subdivision: number,
+  where: string,
+  fillHoles: boolean,
+  holes?: { count: number; vertices: number },
+): Part[] {
   const parts: Part[] = [];
   for (const poly of polygonsOf(feature.geometry)) {
     if (fillHoles && holes) {
@@ -148,7 +163,10 @@ function assignRanks(parts: Part[], cmp: (a: Part, b: Part) => number, offset = 
  * both RUS and UKR). Of identical parts, the country with the least land keeps
  * it: the territory with its own ISO 3166-1 code over the sovereign.
  */
-function dropDuplicateParts(parts: Part[], countries: CountryInfo[]): { kept: string; dropped: string; parts: number }[] {
+function dropDuplicateParts(
+  parts: Part[],
+  countries: CountryInfo[],
+): { kept: string; dropped: string; parts: number }[] {
   const total = new Map<number, number>();
   for (const p of parts) total.set(p.country, (total.get(p.country) ?? 0) + p.area);
   const key = (p: Part) => [p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1, p.area].map((v) => v.toPrecision(12)).join(',');
@@ -183,10 +201,14 @@ function applyDisputes(layers: Part[][], policy: Policy, countryIndex: Map<strin
   for (const d of policy.disputes ?? []) {
     const [x, y] = d.at;
     layers.forEach((parts, layer) => {
-      const holding = (code: string) => parts.find((q) => q.country === countryIndex.get(code) && partContains(q.rings, x, y));
+      const holding = (code: string) =>
+        parts.find((q) => q.country === countryIndex.get(code) && partContains(q.rings, x, y));
       const winner = holding(d.winner);
       const loser = holding(d.over);
-      if (layer === 0 && (!winner || !loser)) throw new Error(`policy.json dispute "${d.area}": no land part of ${winner ? d.over : d.winner} holds [${x}, ${y}]`);
+      if (layer === 0 && (!winner || !loser))
+        throw new Error(
+          `policy.json dispute "${d.area}": no land part of ${winner ? d.over : d.winner} holds [${x}, ${y}]`,
+        );
       if (winner && loser && loser.rank < winner.rank) loser.rank = winner.rank + 0.5;
     });
   }
@@ -202,12 +224,15 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const countries: CountryInfo[] = [];
   if (iso) {
     for (const c of iso31661) countries.push({ code: c.alpha3, alpha2: c.alpha2, name: c.name, covered: false });
-    for (const [code, u] of Object.entries(policy.userAssigned)) countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
+    for (const [code, u] of Object.entries(policy.userAssigned))
+      countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
   } else {
     const codes = new Set<string>();
-    for (const f of countryFeatures) codes.add(String(f.properties?.[config.countries.codeProperty] ?? '').toUpperCase());
+    for (const f of countryFeatures)
+      codes.add(String(f.properties?.[config.countries.codeProperty] ?? '').toUpperCase());
     for (const code of [...codes].sort()) {
-      if (!/^[A-Z0-9][A-Z0-9_.-]{0,62}$/.test(code)) throw new Error(`${config.countries.path}: zone code "${code}" must be 1-63 letters, digits, '_', '.' or '-'`);
+      if (!/^[A-Z0-9][A-Z0-9_.-]{0,62}$/.test(code))
+        throw new Error(`${config.countries.path}: zone code "${code}" must be 1-63 letters, digits, '_', '.' or '-'`);
       countries.push({ code, alpha2: '', name: code, covered: false });
     }
   }
@@ -216,7 +241,9 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const alpha2Index = new Map(countries.filter((c) => c.alpha2).map((c) => [c.alpha2, countryIndex.get(c.code)!]));
 
   const subdivisions: SubdivisionInfo[] = iso
-    ? iso31662.map((s) => ({ code: s.code, name: s.name, parent: s.parent, country: s.code.slice(0, 2), covered: false })).sort((a, b) => (a.code < b.code ? -1 : 1))
+    ? iso31662
+        .map((s) => ({ code: s.code, name: s.name, parent: s.parent, country: s.code.slice(0, 2), covered: false }))
+        .sort((a, b) => (a.code < b.code ? -1 : 1))
     : [];
   const subdivisionIndex = new Map(subdivisions.map((s, i) => [s.code, i]));
 
@@ -231,7 +258,8 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       const raw = String(f.properties?.[codeProperty] ?? '');
       const code = raw.toUpperCase();
       const idx = countryIndex.get(code);
-      if (idx === undefined) throw new Error(`${path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
+      if (idx === undefined)
+        throw new Error(`${path}: country code "${raw}" is neither ISO 3166-1 alpha-3 nor in policy.json userAssigned`);
       // Holes in the land polygons are inland water (lakes, reservoirs, rivers); enclaves
       // are separate, smaller parts. Filling holes keeps a lake inside one country in
       // that country, and enclaves still win by the smaller-area rule.
@@ -246,7 +274,12 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     }
     return out;
   };
-  const landParts = loadLayer(config.countries.path, config.countries.codeProperty, countryFeatures, iso && policy.fillCountryHoles);
+  const landParts = loadLayer(
+    config.countries.path,
+    config.countries.codeProperty,
+    countryFeatures,
+    iso && policy.fillCountryHoles,
+  );
   const subdivisionFeatures = config.subdivisions ? readGeoJSON(config.subdivisions.path) : [];
   const landFromAdmin1: Sources['landFromAdmin1'] = [];
   if (iso && config.subdivisions && policy.landFromAdmin1) {
@@ -255,7 +288,8 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       if (idx === undefined) throw new Error(`policy.json landFromAdmin1 ${adm1} → ${country}: unknown country`);
       const f = subdivisionFeatures.find((g) => g.properties?.adm1_code === adm1);
       // A new source release may drop or recode the feature: fail loudly rather than lose the land.
-      if (!f) throw new Error(`policy.json landFromAdmin1: no feature ${adm1} (${name}) in ${config.subdivisions.path}`);
+      if (!f)
+        throw new Error(`policy.json landFromAdmin1: no feature ${adm1} (${name}) in ${config.subdivisions.path}`);
       const parts = toParts(f, 'country', idx, -1, `${config.subdivisions.path} ${adm1}`, true);
       for (const p of parts) countryVertices += p.rings.reduce((n, r) => n + (r.length >> 1), 0);
       countries[idx].covered = true;
@@ -273,7 +307,9 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     if (iso && policy.seaFollowsLand) {
       // Only a sovereign's sea may go to its own territories: the alias table names them
       // (FR-971 → GLP makes GLP a territory of FR), plus the policy's extra pairs.
-      const pairs = new Set<string>(Object.entries(policy.seaFollowsLandExtra ?? {}).flatMap(([sov, ts]) => ts.map((t) => `${sov}>${t}`)));
+      const pairs = new Set<string>(
+        Object.entries(policy.seaFollowsLandExtra ?? {}).flatMap(([sov, ts]) => ts.map((t) => `${sov}>${t}`)),
+      );
       for (const [code, territory] of Object.entries(policy.aliases)) {
         const sov = countries[alpha2Index.get(code.slice(0, 2)) ?? -1]?.code;
         if (sov) pairs.add(`${sov}>${territory}`);
@@ -320,21 +356,36 @@ export function loadSources(config: BuildConfig, here: string): Sources {
       if (entry) {
         code = entry.to;
         const key = `${raw}→${entry.fill ?? entry.to ?? 'none'}`;
-        const log = remapApplied.get(key) ?? { from: raw, to: entry.fill === 'nearest' ? '(nearest subdivision)' : entry.to, reason: entry.reason, features: 0 };
+        const log = remapApplied.get(key) ?? {
+          from: raw,
+          to: entry.fill === 'nearest' ? '(nearest subdivision)' : entry.to,
+          reason: entry.reason,
+          features: 0,
+        };
         log.features++;
         remapApplied.set(key, log);
         if (entry.fill === 'nearest') continue;
       } else if (!subdivisionIndex.has(raw)) {
         code = null;
         const key = `${raw}→unmapped`;
-        const log = remapApplied.get(key) ?? { from: raw, to: null, reason: 'not a current ISO 3166-2 code and not in the remap table', features: 0 };
+        const log = remapApplied.get(key) ?? {
+          from: raw,
+          to: null,
+          reason: 'not a current ISO 3166-2 code and not in the remap table',
+          features: 0,
+        };
         log.features++;
         remapApplied.set(key, log);
       }
       const s = code === null ? -1 : subdivisionIndex.get(code);
-      if (s === undefined) throw new Error(`subdivision-remap.json maps "${raw}" to "${code}", which is not in the reference`);
+      if (s === undefined)
+        throw new Error(`subdivision-remap.json maps "${raw}" to "${code}", which is not in the reference`);
       // The country a subdivision belongs to comes from its code; uncoded areas keep their source country.
-      const a2 = code ? code.slice(0, 2) : raw.slice(0, 2).match(/^[A-Z]{2}$/) ? raw.slice(0, 2) : String(props.iso_a2 ?? '');
+      const a2 = code
+        ? code.slice(0, 2)
+        : raw.slice(0, 2).match(/^[A-Z]{2}$/)
+          ? raw.slice(0, 2)
+          : String(props.iso_a2 ?? '');
       const log = replaced.get(a2);
       if (log) {
         if (!replacing) {
@@ -390,14 +441,20 @@ export function loadSources(config: BuildConfig, here: string): Sources {
  * the maritime layer's small parts along land borders stay as they are). Land inside is tested by one vertex of
  * each land part's outer ring (coastlines lie inside these polygons, which include land).
  */
-function seaFollowsLand(seaParts: Part[], landParts: Part[], countries: { code: string }[], pairs: Set<string>): Sources['seaReassigned'] {
+function seaFollowsLand(
+  seaParts: Part[],
+  landParts: Part[],
+  countries: { code: string }[],
+  pairs: Set<string>,
+): Sources['seaReassigned'] {
   const moved = new Map<string, { from: string; to: string; parts: number; landDeg2: number }>();
   for (const sea of seaParts) {
     const landIn = new Map<number, number>();
     for (const l of landParts) {
       const b = l.bbox;
       if (b.x0 < sea.bbox.x0 || b.x1 > sea.bbox.x1 || b.y0 < sea.bbox.y0 || b.y1 > sea.bbox.y1) continue;
-      if (partContains(sea.rings, l.rings[0][0], l.rings[0][1])) landIn.set(l.country, (landIn.get(l.country) ?? 0) + l.area);
+      if (partContains(sea.rings, l.rings[0][0], l.rings[0][1]))
+        landIn.set(l.country, (landIn.get(l.country) ?? 0) + l.area);
     }
     // Ties keep the part's own country (strictly more land is needed to move it).
     let best = sea.country;

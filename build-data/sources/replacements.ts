@@ -41,12 +41,57 @@ function feature(code: string, name: string, geometry: Geometry | undefined, whe
  * country layer (US-PR and the like are aliases, policy.json).
  */
 const FIPS: Record<string, string> = {
-  '01': 'AL', '02': 'AK', '04': 'AZ', '05': 'AR', '06': 'CA', '08': 'CO', '09': 'CT', '10': 'DE', '11': 'DC',
-  '12': 'FL', '13': 'GA', '15': 'HI', '16': 'ID', '17': 'IL', '18': 'IN', '19': 'IA', '20': 'KS', '21': 'KY',
-  '22': 'LA', '23': 'ME', '24': 'MD', '25': 'MA', '26': 'MI', '27': 'MN', '28': 'MS', '29': 'MO', '30': 'MT',
-  '31': 'NE', '32': 'NV', '33': 'NH', '34': 'NJ', '35': 'NM', '36': 'NY', '37': 'NC', '38': 'ND', '39': 'OH',
-  '40': 'OK', '41': 'OR', '42': 'PA', '44': 'RI', '45': 'SC', '46': 'SD', '47': 'TN', '48': 'TX', '49': 'UT',
-  '50': 'VT', '51': 'VA', '53': 'WA', '54': 'WV', '55': 'WI', '56': 'WY',
+  '01': 'AL',
+  '02': 'AK',
+  '04': 'AZ',
+  '05': 'AR',
+  '06': 'CA',
+  '08': 'CO',
+  '09': 'CT',
+  '10': 'DE',
+  '11': 'DC',
+  '12': 'FL',
+  '13': 'GA',
+  '15': 'HI',
+  '16': 'ID',
+  '17': 'IL',
+  '18': 'IN',
+  '19': 'IA',
+  '20': 'KS',
+  '21': 'KY',
+  '22': 'LA',
+  '23': 'ME',
+  '24': 'MD',
+  '25': 'MA',
+  '26': 'MI',
+  '27': 'MN',
+  '28': 'MS',
+  '29': 'MO',
+  '30': 'MT',
+  '31': 'NE',
+  '32': 'NV',
+  '33': 'NH',
+  '34': 'NJ',
+  '35': 'NM',
+  '36': 'NY',
+  '37': 'NC',
+  '38': 'ND',
+  '39': 'OH',
+  '40': 'OK',
+  '41': 'OR',
+  '42': 'PA',
+  '44': 'RI',
+  '45': 'SC',
+  '46': 'SD',
+  '47': 'TN',
+  '48': 'TX',
+  '49': 'UT',
+  '50': 'VT',
+  '51': 'VA',
+  '53': 'WA',
+  '54': 'WV',
+  '55': 'WI',
+  '56': 'WY',
 };
 
 /** `boundaries`' files/USA-NN.json: { id: 'USA-NN', type: 'state', name, area: geometry }. */
@@ -55,15 +100,30 @@ function readUsStates(dir: string): Feature[] {
     const file = join(dir, `USA-${fips}.json`);
     if (!existsSync(file)) throw new Error(`${file}: missing (US state boundaries)`);
     const j = JSON.parse(readFileSync(file, 'utf8')) as { id?: string; type?: string; name?: string; area?: Geometry };
-    if (j.id !== `USA-${fips}` || j.type !== 'state') throw new Error(`${file}: expected state USA-${fips}, got ${j.type} ${j.id}`);
+    if (j.id !== `USA-${fips}` || j.type !== 'state')
+      throw new Error(`${file}: expected state USA-${fips}, got ${j.type} ${j.id}`);
     return feature(`US-${abbr}`, j.name ?? '', j.area, file);
   });
 }
 
 /** Land key (SN_L, the official state number) → ISO 3166-2 code. */
 const SN_L: Record<string, string> = {
-  '01': 'SH', '02': 'HH', '03': 'NI', '04': 'HB', '05': 'NW', '06': 'HE', '07': 'RP', '08': 'BW',
-  '09': 'BY', '10': 'SL', '11': 'BE', '12': 'BB', '13': 'MV', '14': 'SN', '15': 'ST', '16': 'TH',
+  '01': 'SH',
+  '02': 'HH',
+  '03': 'NI',
+  '04': 'HB',
+  '05': 'NW',
+  '06': 'HE',
+  '07': 'RP',
+  '08': 'BW',
+  '09': 'BY',
+  '10': 'SL',
+  '11': 'BE',
+  '12': 'BB',
+  '13': 'MV',
+  '14': 'SN',
+  '15': 'ST',
+  '16': 'TH',
 };
 
 /**
@@ -77,7 +137,12 @@ function readGermanLaender(file: string): Feature[] {
   if (!Array.isArray(top)) throw new Error(`${file}: expected an array of features`);
   const out: Feature[] = [];
   const walk = (items: unknown[]) => {
-    for (const item of items as { type?: string; features?: unknown[]; properties?: Record<string, string>; geometry?: Geometry }[]) {
+    for (const item of items as {
+      type?: string;
+      features?: unknown[];
+      properties?: Record<string, string>;
+      geometry?: Geometry;
+    }[]) {
       if (item.type === 'FeatureCollection') walk(item.features ?? []);
       else {
         const p = item.properties ?? {};

@@ -19,7 +19,10 @@ export interface Answer {
 function lookup(geo: GeoLookup, latitude: number | string, longitude: number | string): Answer {
   try {
     // try* answer null for "nothing here" (sea, Antarctica) and throw only for bad input.
-    return { country: geo.tryCountryFromGps(latitude, longitude), subdivision: geo.trySubdivisionFromGps(latitude, longitude) };
+    return {
+      country: geo.tryCountryFromGps(latitude, longitude),
+      subdivision: geo.trySubdivisionFromGps(latitude, longitude),
+    };
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;
     return { country: null, subdivision: null, error: { name: e.name, status: e.status, message: e.message } };
@@ -39,7 +42,8 @@ async function load(): Promise<GeoLookup> {
   // For scripted checks and the devtools console: load timings and a batch of lookups.
   Object.assign(window, {
     geolookupTimings: { fetchMs: fetched - started, openMs: ready - fetched, bytes: bytes.byteLength },
-    geolookupAnswers: (points: [number | string, number | string][]) => points.map(([lat, lon]) => lookup(geo, lat, lon)),
+    geolookupAnswers: (points: [number | string, number | string][]) =>
+      points.map(([lat, lon]) => lookup(geo, lat, lon)),
   });
   return geo;
 }
@@ -51,7 +55,9 @@ load().then(
       event.preventDefault();
       // The inputs' text goes in as typed: the library validates decimal strings itself.
       const a = lookup(geo, $<HTMLInputElement>('lat').value, $<HTMLInputElement>('lon').value);
-      answer.textContent = a.error ? `${a.error.name}: ${a.error.message}` : `${a.country ?? 'no country'} · ${a.subdivision ?? 'no subdivision'}`;
+      answer.textContent = a.error
+        ? `${a.error.name}: ${a.error.message}`
+        : `${a.country ?? 'no country'} · ${a.subdivision ?? 'no subdivision'}`;
     });
     document.body.dataset.ready = 'true';
   },

@@ -14,7 +14,11 @@ import { parseArgs } from 'node:util';
 import { createGeoLookup, GeoLookupError, preload, type GeoLookup } from 'geolookup';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' } },
+  options: {
+    data: { type: 'string' },
+    port: { type: 'string', default: '8080' },
+    host: { type: 'string', default: '127.0.0.1' },
+  },
 });
 
 function open(): GeoLookup {
@@ -42,7 +46,10 @@ const server = createServer((req, res) => {
   const lat = url.searchParams.get('lat') ?? '';
   const lon = url.searchParams.get('lon') ?? '';
   try {
-    send(res, 200, 'application/json', { country: geo.countryFromGps(lat, lon), subdivision: geo.trySubdivisionFromGps(lat, lon) });
+    send(res, 200, 'application/json', {
+      country: geo.countryFromGps(lat, lon),
+      subdivision: geo.trySubdivisionFromGps(lat, lon),
+    });
   } catch (err) {
     if (!(err instanceof GeoLookupError)) throw err;
     send(res, err.status, 'application/problem+json', err.toProblem());

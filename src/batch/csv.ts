@@ -7,7 +7,20 @@
 
 import type { Dataset } from '../format/dataset.js';
 import { locator } from '../lookup/locate.js';
-import { accepted, answerTable, decoder, encoder, MAX_CHARS, OutBuffer, parseDecimal, scanDecimal, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './rows.js';
+import {
+  accepted,
+  answerTable,
+  decoder,
+  encoder,
+  MAX_CHARS,
+  OutBuffer,
+  parseDecimal,
+  scanDecimal,
+  validatePair,
+  type AnswerTable,
+  type ChunkResult,
+  type RowSettings,
+} from './rows.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -48,7 +61,8 @@ export function firstRecordEnd(b: Uint8Array): number {
 /** A field's text: RFC 4180 unquoting when it is wholly quoted, else as written. */
 export function fieldText(b: Uint8Array, start: number, end: number): string {
   const raw = decoder.decode(b.subarray(start, end));
-  if (raw.length >= 2 && raw.charCodeAt(0) === QUOTE && raw.charCodeAt(raw.length - 1) === QUOTE) return raw.slice(1, -1).replace(/""/g, '"');
+  if (raw.length >= 2 && raw.charCodeAt(0) === QUOTE && raw.charCodeAt(raw.length - 1) === QUOTE)
+    return raw.slice(1, -1).replace(/""/g, '"');
   return raw;
 }
 
@@ -83,7 +97,11 @@ export interface CsvCells extends AnswerTable {
 export function csvCells(ds: Dataset, settings: RowSettings): CsvCells {
   const d = String.fromCharCode(settings.delimiter);
   return {
-    ...answerTable(ds, settings, (c, s) => (settings.country ? d + (c ?? '') : '') + (settings.subdivision ? d + (s ?? '') : '') + d),
+    ...answerTable(
+      ds,
+      settings,
+      (c, s) => (settings.country ? d + (c ?? '') : '') + (settings.subdivision ? d + (s ?? '') : '') + d,
+    ),
     errorPrefix: encoder.encode(d.repeat((settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + 1)),
     eolIsCrlf: settings.eol === '\r\n',
   };
@@ -200,7 +218,10 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     let lon = lonFast === lonFast ? lonFast : lonA >= 0 ? cellNumber(b, lonA, lonB) : NaN;
     let error: string | null = null;
     if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180)) {
-      error = validatePair(latA < 0 ? undefined : fieldText(b, latA, latB), lonA < 0 ? undefined : fieldText(b, lonA, lonB));
+      error = validatePair(
+        latA < 0 ? undefined : fieldText(b, latA, latB),
+        lonA < 0 ? undefined : fieldText(b, lonA, lonB),
+      );
       lat = accepted.lat;
       lon = accepted.lon;
     }

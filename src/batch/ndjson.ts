@@ -7,7 +7,18 @@
 
 import type { Dataset } from '../format/dataset.js';
 import { locator } from '../lookup/locate.js';
-import { accepted, answerTable, decoder, encoder, OutBuffer, scanDecimal, validatePair, type AnswerTable, type ChunkResult, type RowSettings } from './rows.js';
+import {
+  accepted,
+  answerTable,
+  decoder,
+  encoder,
+  OutBuffer,
+  scanDecimal,
+  validatePair,
+  type AnswerTable,
+  type ChunkResult,
+  type RowSettings,
+} from './rows.js';
 
 const LF = 10;
 const OPEN = 123;
@@ -30,12 +41,16 @@ export interface NdjsonCells extends AnswerTable {
 
 export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
   const members = (c: string | null, s: string | null) =>
-    (settings.country ? `,"country":${JSON.stringify(c)}` : '') + (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
+    (settings.country ? `,"country":${JSON.stringify(c)}` : '') +
+    (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
   // JSON.parse decides for a name an object inherits ("constructor": there even when the row
   // lacks it), and for a name with U+FFFD or a surrogate: a key whose bytes are not valid UTF-8
   // decodes to U+FFFD, so its bytes would not say whether it is that name.
   // Nested paths go through JSON.parse (the scanner reads top-level members only).
-  const plain = settings.latPath === null && settings.lonPath === null && [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
+  const plain =
+    settings.latPath === null &&
+    settings.lonPath === null &&
+    [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
   return {
     ...answerTable(ds, settings, members),
     nulls: members(null, null),
@@ -202,7 +217,17 @@ function skipString(b: Uint8Array, i: number, end: number): number {
     if (e === 117) {
       if (i + 5 >= end || !isHex(b[i + 2]) || !isHex(b[i + 3]) || !isHex(b[i + 4]) || !isHex(b[i + 5])) return -1;
       i += 6;
-    } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
+    } else if (
+      e === QUOTE ||
+      e === BACKSLASH ||
+      e === 47 ||
+      e === 98 ||
+      e === 102 ||
+      e === 110 ||
+      e === 114 ||
+      e === 116
+    )
+      i += 2;
     else return -1;
   }
   return -1;

@@ -75,9 +75,16 @@ export interface AnswerTable {
   longest: number;
 }
 
-export function answerTable(ds: Dataset, settings: RowSettings, render: (country: string | null, subdivision: string | null) => string): AnswerTable {
+export function answerTable(
+  ds: Dataset,
+  settings: RowSettings,
+  render: (country: string | null, subdivision: string | null) => string,
+): AnswerTable {
   const keys: [string | null, string | null][] = settings.subdivision
-    ? Array.from(ds.regionCountry, (c, r) => [ds.countryCodes[c] ?? null, ds.subdivisionCodes[ds.regionSubdivision[r]] ?? null])
+    ? Array.from(ds.regionCountry, (c, r) => [
+        ds.countryCodes[c] ?? null,
+        ds.subdivisionCodes[ds.regionSubdivision[r]] ?? null,
+      ])
     : [[null, null], ...ds.countryCodes.map((c): [string, null] => [c, null])];
   const cells = keys.map(([c, s]) => encoder.encode(render(c, s)));
   const start = new Uint32Array(cells.length);
@@ -163,7 +170,8 @@ export function scanDecimal(b: Uint8Array, i: number, end: number, out: Float64A
       m = m * 10 + d;
       digits++;
       if (frac >= 0) frac++;
-    } else if (d === -2 && frac < 0) frac = 0; // '.'
+    } else if (d === -2 && frac < 0)
+      frac = 0; // '.'
     else break;
   }
   if (!exact || digits === 0 || frac > 22) out[slot] = NaN;

@@ -82,7 +82,9 @@ function readShared(path: string): SharedArrayBuffer {
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+    throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      cause: err,
+    });
   }
   try {
     const size = fstatSync(fd).size;
@@ -128,8 +130,15 @@ function pickName(names: string[], wanted: string | undefined, defaults: string[
   return null;
 }
 
-function missingColumn(what: string, flag: string, wanted: string | undefined, defaults: string[], where: string): ValidationError {
-  const looked = wanted === undefined ? `looked for ${defaults.join(', ')}, any case; name it with ${flag}` : `no "${wanted}"`;
+function missingColumn(
+  what: string,
+  flag: string,
+  wanted: string | undefined,
+  defaults: string[],
+  where: string,
+): ValidationError {
+  const looked =
+    wanted === undefined ? `looked for ${defaults.join(', ')}, any case; name it with ${flag}` : `no "${wanted}"`;
   return new ValidationError(`No ${what} column in ${where} (${looked}).`, { [flag.slice(2)]: [`no ${what} column`] });
 }
 
@@ -160,7 +169,12 @@ function streamReader(stream: Readable): ReadInto {
  * (one the workers handed back when there is one, so no fresh pages per job); only the
  * partial record after the last boundary is copied, into the next job's buffer.
  */
-async function* readJobs(readInto: ReadInto, first: Uint8Array, recordEnd: (b: Buffer) => number, spare: ArrayBuffer[]): AsyncGenerator<Uint8Array> {
+async function* readJobs(
+  readInto: ReadInto,
+  first: Uint8Array,
+  recordEnd: (b: Buffer) => number,
+  spare: ArrayBuffer[],
+): AsyncGenerator<Uint8Array> {
   let carry = first;
   for (;;) {
     // Room for the carried bytes plus a job's worth (a record longer than a job grows the buffer).
@@ -185,7 +199,8 @@ async function* readJobs(readInto: ReadInto, first: Uint8Array, recordEnd: (b: B
       return;
     }
     const end = recordEnd(Buffer.from(buffer, 0, total));
-    if (end <= 0 && total > MAX_RECORD_BYTES) throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
+    if (end <= 0 && total > MAX_RECORD_BYTES)
+      throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
     const cut = Math.max(0, end);
     carry = view.slice(cut, total); // a copy: the buffer goes to a worker
     if (cut > 0) yield new Uint8Array(buffer, 0, cut);
@@ -231,7 +246,13 @@ function ndjsonKeys(job: Uint8Array, opts: BatchOptions): NdjsonKeys {
   const latPath = opts.lat?.includes('.') ? memberPath(opts.lat) : null;
   const lonPath = opts.lon?.includes('.') ? memberPath(opts.lon) : null;
   // One coordinate in a row: its top-level member, else the path its dotted name spells.
-  const find = (row: object, keys: string[], wanted: string | undefined, defaults: string[], path: (string | number)[] | null) => {
+  const find = (
+    row: object,
+    keys: string[],
+    wanted: string | undefined,
+    defaults: string[],
+    path: (string | number)[] | null,
+  ) => {
     const key = pickName(keys, wanted, defaults);
     if (key !== null) return { key, path: null };
     if (path !== null && atPath(row, path) !== undefined) return { key: wanted!, path };
@@ -250,19 +271,39 @@ function ndjsonKeys(job: Uint8Array, opts: BatchOptions): NdjsonKeys {
     const lon = find(row, keys, opts.lon, LON_NAMES, lonPath);
     if (lat !== null && lon !== null) return { latKey: lat.key, lonKey: lon.key, latPath: lat.path, lonPath: lon.path };
     const geometry = atPath(row, ['geometry']) as { type?: unknown; coordinates?: unknown } | undefined;
-    if (opts.lat === undefined && opts.lon === undefined && atPath(row, ['type']) === 'Feature' && geometry?.type === 'Point' && Array.isArray(geometry.coordinates)) {
-      return { latKey: 'geometry.coordinates.1', lonKey: 'geometry.coordinates.0', latPath: ['geometry', 'coordinates', 1], lonPath: ['geometry', 'coordinates', 0] };
+    if (
+      opts.lat === undefined &&
+      opts.lon === undefined &&
+      atPath(row, ['type']) === 'Feature' &&
+      geometry?.type === 'Point' &&
+      Array.isArray(geometry.coordinates)
+    ) {
+      return {
+        latKey: 'geometry.coordinates.1',
+        lonKey: 'geometry.coordinates.0',
+        latPath: ['geometry', 'coordinates', 1],
+        lonPath: ['geometry', 'coordinates', 0],
+      };
     }
   }
   if (opts.lat !== undefined && opts.lon !== undefined) return { latKey: opts.lat, lonKey: opts.lon, latPath, lonPath };
-  throw missingColumn('latitude/longitude', '--lat', undefined, LAT_NAMES, 'the first 1,000 NDJSON rows (nor GeoJSON Point features)');
+  throw missingColumn(
+    'latitude/longitude',
+    '--lat',
+    undefined,
+    LAT_NAMES,
+    'the first 1,000 NDJSON rows (nor GeoJSON Point features)',
+  );
 }
 
 function delimiterByte(d: string | undefined): number {
   if (d === undefined) return 44;
   const s = d === 'tab' || d === '\\t' ? '\t' : d;
   if (s.length !== 1 || s.charCodeAt(0) > 127 || s === '"' || s === '\n' || s === '\r') {
-    throw new ValidationError(`--delimiter must be one ASCII character other than a quote or a line break, got ${JSON.stringify(d)}.`, { delimiter: ['bad delimiter'] });
+    throw new ValidationError(
+      `--delimiter must be one ASCII character other than a quote or a line break, got ${JSON.stringify(d)}.`,
+      { delimiter: ['bad delimiter'] },
+    );
   }
   return s.charCodeAt(0);
 }
@@ -294,7 +335,10 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const stderr = opts.stderr ?? process.stderr;
   const fields = opts.fields ?? ['country', 'subdivision'];
   const workers = opts.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, { workers: ['bad worker count'] });
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new ValidationError(`--workers must be a whole number of at least 1, got ${workers}.`, {
+      workers: ['bad worker count'],
+    });
   let delimiter = delimiterByte(opts.delimiter);
 
   const dataPath = opts.data ?? defaultDataPath();
@@ -312,7 +356,10 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       // Writing to the input would truncate it before it is read.
       const target = await stat(opts.output).catch(() => null);
       if (target && target.ino === st.ino && target.dev === st.dev) {
-        throw new ValidationError(`The output ${opts.output} is the input file; writing it would destroy the input. Choose another output.`, { output: ['same file as the input'] });
+        throw new ValidationError(
+          `The output ${opts.output} is the input file; writing it would destroy the input. Choose another output.`,
+          { output: ['same file as the input'] },
+        );
       }
     }
     readInto = async (target) => (await fh.read(target, 0, target.length, null)).bytesRead;
@@ -375,15 +422,19 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     }
     const names = splitRecord(job, bom, contentEnd, delimiter);
     const latName = pickName(names, opts.lat, LAT_NAMES);
-    if (latName === null) throw missingColumn('latitude', '--lat', opts.lat, LAT_NAMES, `the header (columns: ${names.join(', ')})`);
+    if (latName === null)
+      throw missingColumn('latitude', '--lat', opts.lat, LAT_NAMES, `the header (columns: ${names.join(', ')})`);
     const lonName = pickName(names, opts.lon, LON_NAMES);
-    if (lonName === null) throw missingColumn('longitude', '--lon', opts.lon, LON_NAMES, `the header (columns: ${names.join(', ')})`);
+    if (lonName === null)
+      throw missingColumn('longitude', '--lon', opts.lon, LON_NAMES, `the header (columns: ${names.join(', ')})`);
     settings.latColumn = names.indexOf(latName);
     settings.lonColumn = names.indexOf(lonName);
     const eol = headerEnd > contentEnd ? Buffer.from(job.subarray(contentEnd, headerEnd)).toString('latin1') : '\n';
     settings.eol = eol;
     const d = String.fromCharCode(delimiter);
-    const extra = [...fields.filter((f) => f === 'country'), ...fields.filter((f) => f === 'subdivision'), 'error'].map((f) => d + f).join('');
+    const extra = [...fields.filter((f) => f === 'country'), ...fields.filter((f) => f === 'subdivision'), 'error']
+      .map((f) => d + f)
+      .join('');
     header = Buffer.concat([job.subarray(0, contentEnd), Buffer.from(extra + eol)]);
     bytesDone += headerEnd;
     rest = headerEnd < job.length ? job.slice(headerEnd) : null;
@@ -417,7 +468,10 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const load: number[] = [];
   if (rest) {
     const sample = Buffer.from(rest.buffer, rest.byteOffset, Math.min(rest.length, WARM_BYTES));
-    const warm = workers < availableParallelism() ? sample.subarray(0, recordEnd(sample)) : rest.subarray(0, format === 'csv' ? Math.max(0, firstRecordEnd(rest)) : rest.indexOf(10) + 1);
+    const warm =
+      workers < availableParallelism()
+        ? sample.subarray(0, recordEnd(sample))
+        : rest.subarray(0, format === 'csv' ? Math.max(0, firstRecordEnd(rest)) : rest.indexOf(10) + 1);
     for (let i = 0; i < workers; i++) {
       const worker = startWorker();
       worker.on('error', fail);
@@ -451,7 +505,9 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       const outBuffer = r.out.buffer as ArrayBuffer;
       // Once written, the output buffer goes back for reuse (to the worker that just reported:
       // any worker can fill any buffer).
-      output.write(Buffer.from(outBuffer, r.out.byteOffset, r.length), () => worker.postMessage({ recycle: outBuffer } satisfies Recycle, [outBuffer]));
+      output.write(Buffer.from(outBuffer, r.out.byteOffset, r.length), () =>
+        worker.postMessage({ recycle: outBuffer } satisfies Recycle, [outBuffer]),
+      );
       if (spareInputs.length < 2 * pool.length * JOBS_PER_WORKER) spareInputs.push(r.input.buffer as ArrayBuffer);
       stats.rows += r.rows;
       stats.found += r.found;
@@ -464,14 +520,21 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   };
   output.on('drain', signal);
   // A reader that stops early (`| head`) ends the run with one line, not a stack trace (the code marks it as expected).
-  output.on('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EPIPE' ? Object.assign(new Error('the output was closed before the end (EPIPE)'), { code: 'EPIPE' }) : e));
+  output.on('error', (e: NodeJS.ErrnoException) =>
+    fail(
+      e.code === 'EPIPE'
+        ? Object.assign(new Error('the output was closed before the end (EPIPE)'), { code: 'EPIPE' })
+        : e,
+    ),
+  );
   const needDrain = () => output.writableNeedDrain === true;
 
   try {
     if (rest) {
       pool.forEach((worker, i) => {
         worker.on('message', (m: JobDone | InitFailed) => {
-          if ('error' in m) fail(m.error.name === 'DataError' ? new DataError(m.error.message) : new Error(m.error.message));
+          if ('error' in m)
+            fail(m.error.name === 'DataError' ? new DataError(m.error.message) : new Error(m.error.message));
           else onDone(i, m);
         });
       });
@@ -542,14 +605,23 @@ function peakRssKB(): number {
 
 /** Percent and ETA by bytes when the input size is known (a file); rows and rows/s always. */
 function startProgress(stream: Writable, size: number): { update(bytes: number, rows: number): void; stop(): void } {
-  const format = size > 0 ? '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}' : '{rows} rows | {rate} rows/s';
-  const bar = new cliProgress.SingleBar({ format, stream, fps: 5, etaBuffer: 30, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  const format =
+    size > 0
+      ? '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}'
+      : '{rows} rows | {rate} rows/s';
+  const bar = new cliProgress.SingleBar(
+    { format, stream, fps: 5, etaBuffer: 30, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
   const t0 = performance.now();
   bar.start(size > 0 ? size : 1, 0, { rows: '0', rate: '0' });
   return {
     update(bytes, rows) {
       const s = (performance.now() - t0) / 1000;
-      bar.update(size > 0 ? Math.min(bytes, size) : 0, { rows: groupDigits(rows), rate: groupDigits(s > 0 ? rows / s : 0) });
+      bar.update(size > 0 ? Math.min(bytes, size) : 0, {
+        rows: groupDigits(rows),
+        rate: groupDigits(s > 0 ? rows / s : 0),
+      });
     },
     stop: () => bar.stop(),
   };
@@ -583,7 +655,17 @@ Exit status: 0 done (bad rows included), 2 bad options or no coordinate columns,
 /** Parses argv, starts the batch, returns 0 at once (the exit code is set when it ends) or 2 for bad options. */
 export function runBatch(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   const opts: BatchOptions = {};
-  const valued = new Set(['--format', '--lat', '--lon', '--fields', '--delimiter', '--workers', '--output', '-o', '--data']);
+  const valued = new Set([
+    '--format',
+    '--lat',
+    '--lon',
+    '--fields',
+    '--delimiter',
+    '--workers',
+    '--output',
+    '-o',
+    '--data',
+  ]);
   const pos: string[] = [];
   const bad = (msg: string) => {
     err(`geolookup batch: ${msg}\n\n${BATCH_HELP}`);
@@ -615,7 +697,8 @@ export function runBatch(argv: string[], out: (s: string) => void, err: (s: stri
     else if (name === '--lon') opts.lon = value;
     else if (name === '--fields') {
       const list = value.split(',').map((f) => f.trim().toLowerCase());
-      if (!list.length || list.some((f) => f !== 'country' && f !== 'subdivision')) return bad(`--fields takes country, subdivision or both, got "${value}"`);
+      if (!list.length || list.some((f) => f !== 'country' && f !== 'subdivision'))
+        return bad(`--fields takes country, subdivision or both, got "${value}"`);
       opts.fields = list as BatchField[];
     } else if (name === '--delimiter') opts.delimiter = value;
     else if (name === '--workers') {

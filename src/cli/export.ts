@@ -35,7 +35,12 @@ export function loadDatasetFile(path: string): Dataset {
  * Writes the export to `stream`, waiting for 'drain' whenever the stream's
  * buffer is full; chunks are gathered to about 64 KiB per write.
  */
-export async function writeExport(ds: Dataset, layer: ExportLayer, format: ExportFormat, stream: Writable): Promise<void> {
+export async function writeExport(
+  ds: Dataset,
+  layer: ExportLayer,
+  format: ExportFormat,
+  stream: Writable,
+): Promise<void> {
   let failure: Error | null = null;
   const onError = (e: Error) => (failure = e);
   stream.on('error', onError);
@@ -99,8 +104,10 @@ export function runExport(argv: string[], out: (s: string) => void, err: (s: str
     else if (name === '-o' || name === '--output') output = value();
     else return bad(`unexpected argument "${a}"`);
   }
-  if (!layer || !(EXPORT_LAYERS as readonly string[]).includes(layer)) return bad(`--layer must be one of ${EXPORT_LAYERS.join(', ')}`);
-  if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) return bad(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+  if (!layer || !(EXPORT_LAYERS as readonly string[]).includes(layer))
+    return bad(`--layer must be one of ${EXPORT_LAYERS.join(', ')}`);
+  if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format))
+    return bad(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
   if (output === '') return bad('-o needs a file name');
   let ds: Dataset;
   try {

@@ -2,4 +2,8 @@
 // geolookup CLI entry; see command.ts.
 import { run } from './run.js';
 
-process.exitCode = run(process.argv.slice(2), (s) => console.log(s), (s) => console.error(s));
+process.exitCode = run(
+  process.argv.slice(2),
+  (s) => console.log(s),
+  (s) => console.error(s),
+);

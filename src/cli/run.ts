@@ -75,4 +75,3 @@ export function run(argv: string[], out: (s: string) => void, err: (s: string) =
     return EXIT.error;
   }
 }
-

@@ -73,7 +73,9 @@ function int(p: Parsed, name: string, min: number, max: number): number | undefi
   const v = str(p, name);
   if (v === undefined) return undefined;
   const n = /^\d+$/.test(v) ? Number(v) : NaN;
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : new Error(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+  return Number.isSafeInteger(n) && n >= min && n <= max
+    ? n
+    : new Error(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
 }
 
 /**
@@ -84,7 +86,18 @@ function int(p: Parsed, name: string, min: number, max: number): number | undefi
 export function runServe(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
   const p = parse(
     argv,
-    ['--port', '--host', '--keys', '--data', '--quota-file', '--flush-interval', '--trust-proxy', '--burst', '--anonymous-burst', '--anonymous-quota'],
+    [
+      '--port',
+      '--host',
+      '--keys',
+      '--data',
+      '--quota-file',
+      '--flush-interval',
+      '--trust-proxy',
+      '--burst',
+      '--anonymous-burst',
+      '--anonymous-quota',
+    ],
     ['--allow-anonymous'],
   );
   if (p.flags.has('--help')) {
@@ -105,7 +118,8 @@ export function runServe(argv: string[], out: (s: string) => void, err: (s: stri
   for (const v of [port, flush, burst, anonBurst, anonQuota]) if (v instanceof Error) return bad(v.message);
   const keys = str(p, '--keys');
   const allowAnonymous = p.flags.get('--allow-anonymous') === true;
-  if (!keys && !allowAnonymous) return bad('give --keys FILE (create one with `geolookup keys create`), or --allow-anonymous');
+  if (!keys && !allowAnonymous)
+    return bad('give --keys FILE (create one with `geolookup keys create`), or --allow-anonymous');
   const host = str(p, '--host') ?? '127.0.0.1';
   const listenPort = (port as number | undefined) ?? 8080;
 
@@ -115,7 +129,10 @@ export function runServe(argv: string[], out: (s: string) => void, err: (s: stri
     data: str(p, '--data'),
     quotaFile: str(p, '--quota-file') ?? (keys ? defaultQuotaFile(keys) : null),
     flushIntervalMs: ((flush as number | undefined) ?? 10) * 1000,
-    trustProxy: str(p, '--trust-proxy')?.split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: str(p, '--trust-proxy')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     limits: {
       burstPerMinute: burst as number | undefined,
       anonymousBurstPerMinute: anonBurst as number | undefined,
@@ -153,8 +170,11 @@ export function runServe(argv: string[], out: (s: string) => void, err: (s: stri
   });
   server.listen(listenPort, host, () => {
     const a = server.address();
-    const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : String(a);
-    out(`geolookup: listening on http://${where} (keys: ${keys ?? 'none'}; anonymous: ${allowAnonymous ? 'allowed' : 'refused'})`);
+    const where =
+      a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : String(a);
+    out(
+      `geolookup: listening on http://${where} (keys: ${keys ?? 'none'}; anonymous: ${allowAnonymous ? 'allowed' : 'refused'})`,
+    );
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     process.on('SIGHUP', () => void server.reloadKeys());
@@ -185,10 +205,13 @@ export function runKeys(argv: string[], out: (s: string) => void, err: (s: strin
       if (!plan) return bad('--plan is required (free or pro)');
       const quota = int(p, '--quota', 0, Number.MAX_SAFE_INTEGER);
       if (quota instanceof Error) return bad(quota.message);
-      if (quota === undefined && PLAN_QUOTAS[plan] === undefined) return bad(`unknown plan "${plan}"; plans: ${Object.keys(PLAN_QUOTAS).join(', ')} (or give --quota)`);
+      if (quota === undefined && PLAN_QUOTAS[plan] === undefined)
+        return bad(`unknown plan "${plan}"; plans: ${Object.keys(PLAN_QUOTAS).join(', ')} (or give --quota)`);
       const { key, record } = createKey(file, plan, { monthlyQuota: quota, label: str(p, '--label') });
       out(key);
-      err(`geolookup: created key ${record.id} (plan ${record.plan}, ${record.monthlyQuota} requests/month) in ${file}. It is shown only this once.`);
+      err(
+        `geolookup: created key ${record.id} (plan ${record.plan}, ${record.monthlyQuota} requests/month) in ${file}. It is shown only this once.`,
+      );
       return EXIT.ok;
     }
     if (sub === 'revoke') {
@@ -208,9 +231,26 @@ export function runKeys(argv: string[], out: (s: string) => void, err: (s: strin
       return EXIT.ok;
     }
     const rows = [['ID', 'PLAN', 'QUOTA/MONTH', 'STATUS', 'CREATED', 'LABEL']];
-    for (const k of keys) rows.push([k.id, k.plan, String(k.monthlyQuota), k.revoked ? 'revoked' : 'active', k.created ?? '', k.label ?? '']);
+    for (const k of keys)
+      rows.push([
+        k.id,
+        k.plan,
+        String(k.monthlyQuota),
+        k.revoked ? 'revoked' : 'active',
+        k.created ?? '',
+        k.label ?? '',
+      ]);
     const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-    out(rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n'));
+    out(
+      rows
+        .map((r) =>
+          r
+            .map((cell, c) => cell.padEnd(widths[c]))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n'),
+    );
     return EXIT.ok;
   } catch (e) {
     err(`geolookup keys: ${(e as Error).message}`);

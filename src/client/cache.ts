@@ -16,9 +16,7 @@ export interface ClientCache {
 }
 
 /** What the client stores per key: an answer or a "not found", with its own expiry (epoch ms). */
-export type CachedAnswer =
-  | { data: string | boolean; expiresAt: number }
-  | { notFound: string; expiresAt: number };
+export type CachedAnswer = { data: string | boolean; expiresAt: number } | { notFound: string; expiresAt: number };
 
 interface Slot<V> {
   value: V;
@@ -38,8 +36,10 @@ export class LruCache<V = unknown> {
   /** `maxEntries` ≥ 0; `ttl` in milliseconds (> 0, Infinity for none). */
   constructor(options: { maxEntries?: number; ttl?: number } = {}) {
     const { maxEntries = 1000, ttl = 5 * 60_000 } = options;
-    if (!Number.isInteger(maxEntries) || maxEntries < 0) throw new TypeError(`maxEntries must be a non-negative integer, got ${maxEntries}`);
-    if (!(typeof ttl === 'number' && ttl > 0)) throw new TypeError(`ttl must be a positive number of milliseconds, got ${ttl}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 0)
+      throw new TypeError(`maxEntries must be a non-negative integer, got ${maxEntries}`);
+    if (!(typeof ttl === 'number' && ttl > 0))
+      throw new TypeError(`ttl must be a positive number of milliseconds, got ${ttl}`);
     this.maxEntries = maxEntries;
     this.ttl = ttl;
   }
@@ -86,7 +86,12 @@ function micro(value: unknown): string | null {
  * Cache key: operation, code, and both coordinates rounded to 6 decimal places (about 0.11 m).
  * Null for input the service will reject (nothing to cache: a 400 is never stored).
  */
-export function cacheKey(operation: string, code: string | undefined, latitude: unknown, longitude: unknown): string | null {
+export function cacheKey(
+  operation: string,
+  code: string | undefined,
+  latitude: unknown,
+  longitude: unknown,
+): string | null {
   const lat = micro(latitude);
   const lon = micro(longitude);
   if (lat === null || lon === null) return null;

@@ -7,7 +7,16 @@ import type { GeoLookup } from '../lookup/engine.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
-import { adoptEngineError, errorFromProblem, HEADERS, NO_RATE_LIMIT, parseProblem, parseRateLimit, parseRetryAfter, type RateLimitInfo } from './http.js';
+import {
+  adoptEngineError,
+  errorFromProblem,
+  HEADERS,
+  NO_RATE_LIMIT,
+  parseProblem,
+  parseRateLimit,
+  parseRetryAfter,
+  type RateLimitInfo,
+} from './http.js';
 
 export type { RateLimitInfo } from './http.js';
 export type Coordinate = number | string;
@@ -95,8 +104,11 @@ export const CLIENT_DEFAULTS = Object.freeze({
 type Operation = 'countryFromGps' | 'subdivisionFromGps' | 'isInCountry' | 'isInSubdivision';
 
 function defaultLogger(message: string): void {
-  const proc = (globalThis as { process?: { emitWarning?: (msg: string, options: { type: string; code: string }) => void } }).process;
-  if (typeof proc?.emitWarning === 'function') proc.emitWarning(message, { type: 'GeoLookupWarning', code: 'GEOLOOKUP_CACHE' });
+  const proc = (
+    globalThis as { process?: { emitWarning?: (msg: string, options: { type: string; code: string }) => void } }
+  ).process;
+  if (typeof proc?.emitWarning === 'function')
+    proc.emitWarning(message, { type: 'GeoLookupWarning', code: 'GEOLOOKUP_CACHE' });
   else if (typeof console !== 'undefined') console.warn(message);
 }
 
@@ -107,7 +119,13 @@ function toLog(logger: ClientLogger | undefined): (message: string) => void {
   throw new TypeError('logger must be a function or an object with a warn method');
 }
 
-function option(name: string, value: number | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+function option(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  check: (n: number) => boolean,
+  rule: string,
+): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !check(value)) throw new TypeError(`${name} must be ${rule}, got ${String(value)}`);
   return value;
@@ -119,7 +137,9 @@ const nonNegative = (n: number) => n >= 0;
 
 function parseBaseUrl(baseUrl: unknown): string {
   if (baseUrl === undefined || baseUrl === null || baseUrl === '') {
-    throw new TypeError('baseUrl is required for the remote client (e.g. "https://geo.example.com"), or pass { offline: true }');
+    throw new TypeError(
+      'baseUrl is required for the remote client (e.g. "https://geo.example.com"), or pass { offline: true }',
+    );
   }
   let url: URL;
   try {
@@ -127,7 +147,8 @@ function parseBaseUrl(baseUrl: unknown): string {
   } catch {
     throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(String(baseUrl))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must use http: or https:, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`baseUrl must use http: or https:, got ${url.protocol}`);
   if (url.username || url.password) throw new TypeError('baseUrl must not carry credentials; pass the key as apiKey');
   if (url.search || url.hash) throw new TypeError('baseUrl must not have a query or a fragment');
   return url.origin + url.pathname.replace(/\/+$/, '');
@@ -140,7 +161,8 @@ function apiKeyProblem(apiKey: unknown): string | null {
   if (apiKey === undefined) return null;
   if (typeof apiKey !== 'string') return 'The API key must be a string.';
   if (apiKey.length === 0) return 'The API key is empty.';
-  if (!API_KEY.test(apiKey)) return 'The API key contains whitespace, control or non-ASCII characters; check how it was read (a trailing newline?).';
+  if (!API_KEY.test(apiKey))
+    return 'The API key contains whitespace, control or non-ASCII characters; check how it was read (a trailing newline?).';
   return null;
 }
 
@@ -193,7 +215,8 @@ function describeCause(err: unknown): string {
  * `createClient({ offline: true })` answers from the embedded engine, with the same interface.
  */
 export function createClient(options: ClientOptions): GeoLookupClient {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createClient needs an options object: { apiKey, baseUrl } or { offline: true }');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('createClient needs an options object: { apiKey, baseUrl } or { offline: true }');
   return options.offline === true ? offlineClient(options) : remoteClient(options);
 }
 
@@ -233,14 +256,62 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   const base = parseBaseUrl(options.baseUrl);
   const keyProblem = apiKeyProblem(options.apiKey);
   const apiKey = options.apiKey;
-  const timeout = option('timeout', options.timeout, CLIENT_DEFAULTS.timeout, positive, 'a positive number of milliseconds');
-  const maxRetries = option('maxRetries', options.maxRetries, CLIENT_DEFAULTS.maxRetries, nonNegativeInteger, 'a non-negative integer');
-  const retryDelay = option('retryDelay', options.retryDelay, CLIENT_DEFAULTS.retryDelay, nonNegative, 'a non-negative number of milliseconds');
-  const jitter = option('jitter', options.jitter, CLIENT_DEFAULTS.jitter, (n) => n >= 0 && n <= 1, 'a fraction between 0 and 1');
-  const maxRetryAfter = option('maxRetryAfter', options.maxRetryAfter, CLIENT_DEFAULTS.maxRetryAfter, nonNegative, 'a non-negative number of milliseconds');
-  const cacheTtl = option('cacheTtl', options.cacheTtl, CLIENT_DEFAULTS.cacheTtl, positive, 'a positive number of milliseconds');
-  const cacheMaxEntries = option('cacheMaxEntries', options.cacheMaxEntries, CLIENT_DEFAULTS.cacheMaxEntries, nonNegativeInteger, 'a non-negative integer');
-  const warnEvery = option('cacheWarningInterval', options.cacheWarningInterval, CLIENT_DEFAULTS.cacheWarningInterval, nonNegativeInteger, 'a non-negative integer');
+  const timeout = option(
+    'timeout',
+    options.timeout,
+    CLIENT_DEFAULTS.timeout,
+    positive,
+    'a positive number of milliseconds',
+  );
+  const maxRetries = option(
+    'maxRetries',
+    options.maxRetries,
+    CLIENT_DEFAULTS.maxRetries,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
+  const retryDelay = option(
+    'retryDelay',
+    options.retryDelay,
+    CLIENT_DEFAULTS.retryDelay,
+    nonNegative,
+    'a non-negative number of milliseconds',
+  );
+  const jitter = option(
+    'jitter',
+    options.jitter,
+    CLIENT_DEFAULTS.jitter,
+    (n) => n >= 0 && n <= 1,
+    'a fraction between 0 and 1',
+  );
+  const maxRetryAfter = option(
+    'maxRetryAfter',
+    options.maxRetryAfter,
+    CLIENT_DEFAULTS.maxRetryAfter,
+    nonNegative,
+    'a non-negative number of milliseconds',
+  );
+  const cacheTtl = option(
+    'cacheTtl',
+    options.cacheTtl,
+    CLIENT_DEFAULTS.cacheTtl,
+    positive,
+    'a positive number of milliseconds',
+  );
+  const cacheMaxEntries = option(
+    'cacheMaxEntries',
+    options.cacheMaxEntries,
+    CLIENT_DEFAULTS.cacheMaxEntries,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
+  const warnEvery = option(
+    'cacheWarningInterval',
+    options.cacheWarningInterval,
+    CLIENT_DEFAULTS.cacheWarningInterval,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
   const log = toLog(options.logger);
   const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
 
@@ -248,7 +319,11 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   const c = options.cache ?? true;
   if (c === true) cache = new LruCache({ maxEntries: cacheMaxEntries, ttl: cacheTtl });
   else if (c === false) cache = null;
-  else if (typeof c === 'object' && ['get', 'set', 'remove', 'clear'].every((m) => typeof (c as unknown as Record<string, unknown>)[m] === 'function')) cache = c;
+  else if (
+    typeof c === 'object' &&
+    ['get', 'set', 'remove', 'clear'].every((m) => typeof (c as unknown as Record<string, unknown>)[m] === 'function')
+  )
+    cache = c;
   else throw new TypeError('cache must be true, false, or an object with get, set, remove and clear methods');
 
   let lastRateLimit: RateLimitInfo = { ...NO_RATE_LIMIT };
@@ -304,7 +379,12 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     }
   }
 
-  async function lookup<T extends string | boolean>(op: Operation, code: string | undefined, lat: Coordinate, lon: Coordinate): Promise<ClientResult<T>> {
+  async function lookup<T extends string | boolean>(
+    op: Operation,
+    code: string | undefined,
+    lat: Coordinate,
+    lon: Coordinate,
+  ): Promise<ClientResult<T>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
     const key = cache ? cacheKey(op, code, lat, lon) : null;
     if (cache && key !== null) {

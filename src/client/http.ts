@@ -1,7 +1,14 @@
 // HTTP details of the service, as the client sees them: header names, rate-limit
 // parsing, Retry-After, and the mapping of error responses to the library's error classes.
 
-import { AuthenticationError, GeoLookupError, NotFoundError, RateLimitError, ValidationError, type FieldErrors } from '../lookup/errors.js';
+import {
+  AuthenticationError,
+  GeoLookupError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+  type FieldErrors,
+} from '../lookup/errors.js';
 
 /**
  * Every header name the client reads or sends, in one place. `X-API-Key` and
@@ -31,7 +38,12 @@ export interface RateLimitInfo {
   quotaRemaining: number | null;
 }
 
-export const NO_RATE_LIMIT: Readonly<RateLimitInfo> = Object.freeze({ burstLimit: null, burstRemaining: null, quotaLimit: null, quotaRemaining: null });
+export const NO_RATE_LIMIT: Readonly<RateLimitInfo> = Object.freeze({
+  burstLimit: null,
+  burstRemaining: null,
+  quotaLimit: null,
+  quotaRemaining: null,
+});
 
 interface HeaderSource {
   get(name: string): string | null;
@@ -107,7 +119,12 @@ export function parseProblem(body: string): ProblemBody {
  * 401 AuthenticationError, 404 NotFoundError, 429 RateLimitError (retryAfter seconds, default 1),
  * anything else GeoLookupError with that status.
  */
-export function errorFromProblem(status: number, problem: ProblemBody, retryAfter: number | null = null, statusText = ''): GeoLookupError {
+export function errorFromProblem(
+  status: number,
+  problem: ProblemBody,
+  retryAfter: number | null = null,
+  statusText = '',
+): GeoLookupError {
   const message = problem.detail || problem.title || statusText || `HTTP ${status}`;
   switch (status) {
     case 400:

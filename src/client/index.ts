@@ -5,7 +5,14 @@ export * from '../lookup/errors.js';
 export { NetworkError, TimeoutError, CLIENT_PROBLEM_TYPES } from './errors.js';
 export { createClient, CLIENT_DEFAULTS } from './client.js';
 export type {
-  GeoLookupClient, ClientOptions, RemoteClientOptions, OfflineClientOptions, ClientResult, ClientLogger, Coordinate, RateLimitInfo,
+  GeoLookupClient,
+  ClientOptions,
+  RemoteClientOptions,
+  OfflineClientOptions,
+  ClientResult,
+  ClientLogger,
+  Coordinate,
+  RateLimitInfo,
 } from './client.js';
 export { LruCache, cacheKey } from './cache.js';
 export type { ClientCache, CachedAnswer, MaybePromise } from './cache.js';

@@ -243,7 +243,10 @@ export function trapezoids(
   for (const r of rings) {
     const n = r.length;
     for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
-      let ax = r[j], ay = r[j + 1], bx = r[i], by = r[i + 1];
+      let ax = r[j],
+        ay = r[j + 1],
+        bx = r[i],
+        by = r[i + 1];
       if (by > y0 && by < y1) cuts.push(by);
       if (ay === by) continue;
       if (ay > by) [ax, ay, bx, by] = [bx, by, ax, ay];
@@ -259,10 +262,17 @@ export function trapezoids(
   const right = ns - 1;
   // Proper crossings: y-overlap, x-overlap, then exact sign tests.
   for (let s = 0; s < ns; s++) {
-    const sax = seg[4 * s], say = seg[4 * s + 1], sbx = seg[4 * s + 2], sby = seg[4 * s + 3];
-    const sminx = Math.min(sax, sbx), smaxx = Math.max(sax, sbx);
+    const sax = seg[4 * s],
+      say = seg[4 * s + 1],
+      sbx = seg[4 * s + 2],
+      sby = seg[4 * s + 3];
+    const sminx = Math.min(sax, sbx),
+      smaxx = Math.max(sax, sbx);
     for (let t = s + 1; t < ns; t++) {
-      const tax = seg[4 * t], tay = seg[4 * t + 1], tbx = seg[4 * t + 2], tby = seg[4 * t + 3];
+      const tax = seg[4 * t],
+        tay = seg[4 * t + 1],
+        tbx = seg[4 * t + 2],
+        tby = seg[4 * t + 3];
       if (tay >= sby || tby <= say) continue;
       if (Math.max(tax, tbx) <= sminx || Math.min(tax, tbx) >= smaxx) continue;
       const d1 = (sbx - sax) * (tay - say) - (sby - say) * (tax - sax);
@@ -286,9 +296,11 @@ export function trapezoids(
     const y = ys[k];
     const list: [number, number][] = [];
     for (let s = 0; s < ns; s++) {
-      const ay = seg[4 * s + 1], by = seg[4 * s + 3];
+      const ay = seg[4 * s + 1],
+        by = seg[4 * s + 3];
       if (ay > y || by < y) continue;
-      const ax = seg[4 * s], bx = seg[4 * s + 2];
+      const ax = seg[4 * s],
+        bx = seg[4 * s + 2];
       const x = y === ay ? ax : y === by ? bx : ax + ((bx - ax) * (y - ay)) / (by - ay);
       list.push([s, x]);
     }
@@ -329,10 +341,15 @@ export function trapezoids(
       return a === left ? -1 : b === left ? 1 : a === right ? 1 : b === right ? -1 : 0;
     });
     let runCode = NaN;
-    let rl0 = 0, rl1 = 0, rr0 = 0, rr1 = 0;
+    let rl0 = 0,
+      rl1 = 0,
+      rr0 = 0,
+      rr1 = 0;
     for (let i = 0; i + 1 < active.length; i++) {
-      const xl0 = bottom.get(active[i])!, xl1 = top.get(active[i])!;
-      const xr0 = bottom.get(active[i + 1])!, xr1 = top.get(active[i + 1])!;
+      const xl0 = bottom.get(active[i])!,
+        xl1 = top.get(active[i])!;
+      const xr0 = bottom.get(active[i + 1])!,
+        xr1 = top.get(active[i + 1])!;
       if (xr0 <= xl0 && xr1 <= xl1) continue;
       const code = classify((xl0 + xr0 + xl1 + xr1) / 4, (yb + yt) / 2);
       if (code === runCode && rr0 === xl0 && rr1 === xl1) {
@@ -342,7 +359,10 @@ export function trapezoids(
       }
       if (runCode === runCode) emit(runCode, yb, yt, rl0, rr0, rl1, rr1);
       runCode = code;
-      rl0 = xl0; rl1 = xl1; rr0 = xr0; rr1 = xr1;
+      rl0 = xl0;
+      rl1 = xl1;
+      rr0 = xr0;
+      rr1 = xr1;
     }
     if (runCode === runCode) emit(runCode, yb, yt, rl0, rr0, rl1, rr1);
   }

@@ -45,16 +45,28 @@ function rectangle(x0: number, y0: number, x1: number, y1: number): FlatPolygon[
  * so a writer holds one 1° cell's geometry at a time. `only` restricts the
  * export to some level-0 cells (column from -180°, row from -90°).
  */
-export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number, row: number) => boolean): Generator<ExportRow> {
+export function* exportRows(
+  ds: Dataset,
+  layer: ExportLayer,
+  only?: (col: number, row: number) => boolean,
+): Generator<ExportRow> {
   const countryLayer = layer === 'country';
   const subdivisionCountry = new Int32Array(ds.subdivisionCodes.length).fill(-1);
-  for (let r = 0; r < ds.regionSubdivision.length; r++) if (ds.regionSubdivision[r] >= 0) subdivisionCountry[ds.regionSubdivision[r]] = ds.regionCountry[r];
+  for (let r = 0; r < ds.regionSubdivision.length; r++)
+    if (ds.regionSubdivision[r] >= 0) subdivisionCountry[ds.regionSubdivision[r]] = ds.regionCountry[r];
   const countryNames = ds.meta.countries.map((c) => c.name);
   const subdivisionNames = ds.meta.subdivisions.map((s) => s.name);
   const row = (code: number, bbox: ExportRow['bbox'], polygons: FlatPolygon[]): ExportRow =>
     countryLayer
       ? { layer, code: ds.countryCodes[code], name: countryNames[code], country: ds.countryCodes[code], bbox, polygons }
-      : { layer, code: ds.subdivisionCodes[code], name: subdivisionNames[code], country: ds.countryCodes[subdivisionCountry[code]] ?? '', bbox, polygons };
+      : {
+          layer,
+          code: ds.subdivisionCodes[code],
+          name: subdivisionNames[code],
+          country: ds.countryCodes[subdivisionCountry[code]] ?? '',
+          bbox,
+          polygons,
+        };
 
   const { locate, locateCountry } = locator(ds);
   const classify = countryLayer
@@ -92,7 +104,14 @@ export function* exportRows(ds: Dataset, layer: ExportLayer, only?: (col: number
     let runCode = -1;
     let runStart = 0;
     const flush = (end: number): ExportRow | null => {
-      const out = runCode >= 0 ? row(runCode, [runStart - 180, r - 90, end - 180, r - 89], rectangle(runStart - 180, r - 90, end - 180, r - 89)) : null;
+      const out =
+        runCode >= 0
+          ? row(
+              runCode,
+              [runStart - 180, r - 90, end - 180, r - 89],
+              rectangle(runStart - 180, r - 90, end - 180, r - 89),
+            )
+          : null;
       runCode = -1;
       return out;
     };
@@ -174,10 +193,13 @@ function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
   return out;
 }
 
-const wktOf = (polys: string[][][]): string => `MULTIPOLYGON(${polys.map((p) => `(${p.map((r) => `(${r.join(',')})`).join(',')})`).join(',')})`;
+const wktOf = (polys: string[][][]): string =>
+  `MULTIPOLYGON(${polys.map((p) => `(${p.map((r) => `(${r.join(',')})`).join(',')})`).join(',')})`;
 
 function geoJsonOf(row: ExportRow, polys: string[][][]): string {
-  const coords = polys.map((p) => `[${p.map((r) => `[${r.map((pt) => `[${pt.replace(' ', ',')}]`).join(',')}]`).join(',')}]`).join(',');
+  const coords = polys
+    .map((p) => `[${p.map((r) => `[${r.map((pt) => `[${pt.replace(' ', ',')}]`).join(',')}]`).join(',')}]`)
+    .join(',');
   const props = JSON.stringify({ layer: row.layer, code: row.code, name: row.name, country: row.country });
   return `{"type":"Feature","properties":${props},"bbox":${JSON.stringify(row.bbox)},"geometry":{"type":"MultiPolygon","coordinates":[${coords}]}}`;
 }
@@ -198,7 +220,8 @@ export function rowToCsv(row: ExportRow): string {
   return csvOf(row, roundedPolygons(row.polygons));
 }
 
-const csvOf = (row: ExportRow, polys: string[][][]) => `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${wktOf(polys)}"`;
+const csvOf = (row: ExportRow, polys: string[][][]) =>
+  `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${wktOf(polys)}"`;
 
 /**
  * The export as text chunks, each ending in a newline: a header or opening
@@ -206,7 +229,12 @@ const csvOf = (row: ExportRow, polys: string[][][]) => `${row.layer},${csvField(
  * geojsonseq is one Feature per line (newline-delimited GeoJSON, no RS byte).
  * Rows with nothing left after rounding (slivers) are not written.
  */
-export function* exportChunks(ds: Dataset, layer: ExportLayer, format: ExportFormat, only?: (col: number, row: number) => boolean): Generator<string> {
+export function* exportChunks(
+  ds: Dataset,
+  layer: ExportLayer,
+  format: ExportFormat,
+  only?: (col: number, row: number) => boolean,
+): Generator<string> {
   if (format === 'csv-wkt') yield `${CSV_HEADER}\n`;
   if (format === 'geojson') yield '{"type":"FeatureCollection","features":[\n';
   let first = true;

@@ -29,7 +29,10 @@ const KIND_NAMES: Record<number, string> = { [KIND_DATASET]: 'lookup dataset', [
  */
 export function checksum32(bytes: Uint8Array): number {
   const words = bytes.byteLength >>> 2;
-  const view = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, words) : new Int32Array(bytes.slice(0, words * 4).buffer);
+  const view =
+    (bytes.byteOffset & 3) === 0
+      ? new Int32Array(bytes.buffer, bytes.byteOffset, words)
+      : new Int32Array(bytes.slice(0, words * 4).buffer);
   // [a0..a3, b0..b3]. Summed in chunks by a small function: V8 optimises it after a few
   // chunks and every later chunk runs optimised; one loop over the whole file ran mostly
   // unoptimised at start-up (27 ms cold for 45 MB, 8 ms warm).
@@ -46,16 +49,30 @@ export function checksum32(bytes: Uint8Array): number {
     a1 = (a1 + bytes[i]) | 0;
     b1 = (b1 + a1) | 0;
   }
-  const h1 = Math.imul(a0, 0x9e3779b1) ^ Math.imul(a1, 0x85ebca6b) ^ Math.imul(lanes[2], 0xc2b2ae35) ^ Math.imul(lanes[3], 0x27d4eb2f);
-  const h2 = Math.imul(b0, 0x165667b1) ^ Math.imul(b1, 0xd3a2646c | 1) ^ Math.imul(lanes[6], 0xfd7046c5) ^ Math.imul(lanes[7], 0xb55a4f09);
+  const h1 =
+    Math.imul(a0, 0x9e3779b1) ^
+    Math.imul(a1, 0x85ebca6b) ^
+    Math.imul(lanes[2], 0xc2b2ae35) ^
+    Math.imul(lanes[3], 0x27d4eb2f);
+  const h2 =
+    Math.imul(b0, 0x165667b1) ^
+    Math.imul(b1, 0xd3a2646c | 1) ^
+    Math.imul(lanes[6], 0xfd7046c5) ^
+    Math.imul(lanes[7], 0xb55a4f09);
   return (h1 ^ Math.imul(h2 ^ (h2 >>> 15), 0x2c1b3c6d) ^ bytes.byteLength) >>> 0;
 }
 
 const CHUNK_WORDS = 1 << 14;
 
 function sumLanes(view: Int32Array, from: number, to: number, lanes: Int32Array): void {
-  let a0 = lanes[0], a1 = lanes[1], a2 = lanes[2], a3 = lanes[3];
-  let b0 = lanes[4], b1 = lanes[5], b2 = lanes[6], b3 = lanes[7];
+  let a0 = lanes[0],
+    a1 = lanes[1],
+    a2 = lanes[2],
+    a3 = lanes[3];
+  let b0 = lanes[4],
+    b1 = lanes[5],
+    b2 = lanes[6],
+    b3 = lanes[7];
   for (let i = from; i < to; i += 4) {
     a0 = (a0 + view[i]) | 0;
     a1 = (a1 + view[i + 1]) | 0;
@@ -66,8 +83,14 @@ function sumLanes(view: Int32Array, from: number, to: number, lanes: Int32Array)
     b2 = (b2 + a2) | 0;
     b3 = (b3 + a3) | 0;
   }
-  lanes[0] = a0; lanes[1] = a1; lanes[2] = a2; lanes[3] = a3;
-  lanes[4] = b0; lanes[5] = b1; lanes[6] = b2; lanes[7] = b3;
+  lanes[0] = a0;
+  lanes[1] = a1;
+  lanes[2] = a2;
+  lanes[3] = a3;
+  lanes[4] = b0;
+  lanes[5] = b1;
+  lanes[6] = b2;
+  lanes[7] = b3;
 }
 
 export function wrapPayload(kind: number, payload: Uint8Array): Uint8Array {
@@ -87,7 +110,10 @@ export type BinaryInput = ArrayBuffer | SharedArrayBuffer | Uint8Array;
 
 export function toBytes(input: BinaryInput, name: string): Uint8Array {
   if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+  if (
+    input instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)
+  ) {
     return new Uint8Array(input);
   }
   throw new DataError(`${name}: expected a file path, Buffer, Uint8Array or ArrayBuffer`);
@@ -109,7 +135,10 @@ export function sealOf(bytes: Uint8Array): string {
  * with this error rather than with a misleading checksum mismatch or wrong answers.
  */
 export function checkByteOrder(littleEndian: boolean, name: string): void {
-  if (!littleEndian) throw new DataError(`${name}: this host is big-endian; geolookup datasets are little-endian and are read in place, so they cannot be used here`);
+  if (!littleEndian)
+    throw new DataError(
+      `${name}: this host is big-endian; geolookup datasets are little-endian and are read in place, so they cannot be used here`,
+    );
 }
 
 /**
@@ -122,7 +151,9 @@ export function unwrapPayload(input: BinaryInput, expectedKind: number, name: st
   checkByteOrder(hostLittleEndian, name);
   const bytes = toBytes(input, name);
   if (bytes.byteLength < HEADER_BYTES) {
-    throw new DataError(`${name}: file is ${bytes.byteLength} bytes, too short to be a geolookup ${KIND_NAMES[expectedKind]} (truncated?)`);
+    throw new DataError(
+      `${name}: file is ${bytes.byteLength} bytes, too short to be a geolookup ${KIND_NAMES[expectedKind]} (truncated?)`,
+    );
   }
   for (let i = 0; i < MAGIC.length; i++) {
     if (bytes[i] !== MAGIC[i]) throw new DataError(`${name}: not a geolookup data file (bad magic bytes)`);
@@ -130,18 +161,25 @@ export function unwrapPayload(input: BinaryInput, expectedKind: number, name: st
   const dv = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   const version = dv.getUint32(8, true);
   if (version !== FORMAT_VERSION) {
-    throw new DataError(`${name}: format version ${version}, this library reads version ${FORMAT_VERSION}; rebuild the data with this version's build-data`);
+    throw new DataError(
+      `${name}: format version ${version}, this library reads version ${FORMAT_VERSION}; rebuild the data with this version's build-data`,
+    );
   }
   const kind = dv.getUint32(12, true);
   if (kind !== expectedKind) {
-    throw new DataError(`${name}: holds ${KIND_NAMES[kind] ?? `unknown kind ${kind}`}, expected ${KIND_NAMES[expectedKind]}`);
+    throw new DataError(
+      `${name}: holds ${KIND_NAMES[kind] ?? `unknown kind ${kind}`}, expected ${KIND_NAMES[expectedKind]}`,
+    );
   }
   const length = dv.getUint32(16, true);
   if (bytes.byteLength !== HEADER_BYTES + length) {
-    throw new DataError(`${name}: payload is ${bytes.byteLength - HEADER_BYTES} bytes, header says ${length} (truncated or extended file)`);
+    throw new DataError(
+      `${name}: payload is ${bytes.byteLength - HEADER_BYTES} bytes, header says ${length} (truncated or extended file)`,
+    );
   }
   let payload = bytes.subarray(HEADER_BYTES);
   if (payload.byteOffset % 8 !== 0) payload = payload.slice();
-  if (!verified && checksum32(payload) !== dv.getUint32(20, true)) throw new DataError(`${name}: checksum mismatch (corrupted file)`);
+  if (!verified && checksum32(payload) !== dv.getUint32(20, true))
+    throw new DataError(`${name}: checksum mismatch (corrupted file)`);
   return payload;
 }

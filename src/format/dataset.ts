@@ -5,7 +5,30 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import type Flatbush from 'flatbush';
 import { readParts } from '../lookup/boxes.js';
 import { DataError } from '../lookup/errors.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SLOTS, BR8_SPAN, BR8_WIDE, GRID_COLS, GRID_ROWS, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, NO_REGION16, NO_SUBDIVISION16, RECORD_HEADER, SECTIONS, SLOT_WORDS, mixedCodes, TAG_BLOCK, TABLE_WORDS, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK, type IndexParams } from './layout.js';
+import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SLOTS,
+  BR8_SPAN,
+  BR8_WIDE,
+  GRID_COLS,
+  GRID_ROWS,
+  GRIDBASE_SLOT_BITS,
+  GRIDBASE_SLOT_MASK,
+  NO_REGION16,
+  NO_SUBDIVISION16,
+  RECORD_HEADER,
+  SECTIONS,
+  SLOT_WORDS,
+  mixedCodes,
+  TAG_BLOCK,
+  TABLE_WORDS,
+  TAG_RECORD,
+  TAG_SHIFT,
+  TAG_TABLE,
+  VALUE_MASK,
+  type IndexParams,
+} from './layout.js';
 
 export interface CountryInfo {
   /** ISO 3166-1 alpha-3, or a documented user-assigned code such as XKX. */
@@ -101,12 +124,19 @@ function section(payload: Uint8Array, index: number, name: string): Uint8Array {
   }
   const off = dv.getUint32(8 + index * 8, true);
   const len = dv.getUint32(12 + index * 8, true);
-  if (off % 8 !== 0 || off + len > payload.byteLength) throw new DataError(`${name}: section ${SECTIONS[index]} out of bounds`);
+  if (off % 8 !== 0 || off + len > payload.byteLength)
+    throw new DataError(`${name}: section ${SECTIONS[index]} out of bounds`);
   return payload.subarray(off, off + len);
 }
 
-function typed<T>(bytes: Uint8Array, Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, name: string, what: string): T {
-  if (bytes.byteLength % Ctor.BYTES_PER_ELEMENT !== 0) throw new DataError(`${name}: section ${what} has a ragged length`);
+function typed<T>(
+  bytes: Uint8Array,
+  Ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number },
+  name: string,
+  what: string,
+): T {
+  if (bytes.byteLength % Ctor.BYTES_PER_ELEMENT !== 0)
+    throw new DataError(`${name}: section ${what} has a ragged length`);
   return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
 }
 
@@ -129,25 +159,40 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     if (err instanceof DataError) throw err;
     throw new DataError(`${name}: metadata is not valid JSON`, { cause: err });
   }
-  if (!meta || !Array.isArray(meta.countries) || !Array.isArray(meta.subdivisions) || !meta.params || !Array.isArray(meta.params.fanouts)) {
+  if (
+    !meta ||
+    !Array.isArray(meta.countries) ||
+    !Array.isArray(meta.subdivisions) ||
+    !meta.params ||
+    !Array.isArray(meta.params.fanouts)
+  ) {
     throw new DataError(`${name}: metadata lacks code tables or index parameters`);
   }
   // The pointer checks below and every descent rely on these; the checksum cannot vouch for
   // metadata in a re-sealed or hand-edited file.
   const { fanouts, margin } = meta.params;
-  if (fanouts.length === 0 || fanouts.length > 32 || !fanouts.every((f) => Number.isInteger(f) && f >= 1 && f <= 4096)) {
+  if (
+    fanouts.length === 0 ||
+    fanouts.length > 32 ||
+    !fanouts.every((f) => Number.isInteger(f) && f >= 1 && f <= 4096)
+  ) {
     throw new DataError(`${name}: index fanouts are not small positive integers (corrupted metadata)`);
   }
-  if (typeof margin !== 'number' || !(margin >= 0 && margin < 1)) throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
+  if (typeof margin !== 'number' || !(margin >= 0 && margin < 1))
+    throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
   const grid = typed(section(payload, 1, name), Uint32Array, name, 'grid');
-  if (grid.length !== GRID_COLS * GRID_ROWS) throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
+  if (grid.length !== GRID_COLS * GRID_ROWS)
+    throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
   const gridCountry = typed(section(payload, 2, name), Uint16Array, name, 'gridcountry');
-  if (gridCountry.length !== grid.length) throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
+  if (gridCountry.length !== grid.length)
+    throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
   const blocks = typed(section(payload, 3, name), Uint32Array, name, 'blocks');
   const blockCountry = typed(section(payload, 4, name), Uint16Array, name, 'blockcountry');
-  if (blockCountry.length !== blocks.length) throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
+  if (blockCountry.length !== blocks.length)
+    throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
   const blockRegion = typed(section(payload, 5, name), Uint16Array, name, 'blockregion');
-  if (blockRegion.length !== blocks.length) throw new DataError(`${name}: blockregion has ${blockRegion.length} entries, expected ${blocks.length}`);
+  if (blockRegion.length !== blocks.length)
+    throw new DataError(`${name}: blockregion has ${blockRegion.length} entries, expected ${blocks.length}`);
   const records = typed(section(payload, 6, name), Uint32Array, name, 'records');
   // Ring vertices live inside the records (x, y Uint16 halves of one word each).
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
@@ -157,17 +202,22 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   try {
     parts = readParts(fb);
   } catch (err) {
-    throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, { cause: err });
+    throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, {
+      cause: err,
+    });
   }
   const partCodes = typed(section(payload, 9, name), Int32Array, name, 'boxcodes');
   const gridBase = typed(section(payload, 10, name), Uint32Array, name, 'gridbase');
-  if (gridBase.length !== grid.length) throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
+  if (gridBase.length !== grid.length)
+    throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
   const slots = typed(section(payload, 11, name), Uint32Array, name, 'slots');
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
   const blockRegion8 = section(payload, 12, name);
-  if (blockRegion8.length !== blocks.length) throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
+  if (blockRegion8.length !== blocks.length)
+    throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
   const subcodes = typed(section(payload, 13, name), Uint32Array, name, 'subcodes');
-  if (partCodes.length !== parts.numItems) throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
+  if (partCodes.length !== parts.numItems)
+    throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
 
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -187,18 +237,37 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   for (let r = 0; r < regionCount; r++) {
     const c = regions[2 * r];
     const s = regions[2 * r + 1];
-    if (r > 0 && c >= countryCodes.length) throw new DataError(`${name}: region ${r} names country ${c} beyond the code table`);
-    if (s !== NO_SUBDIVISION16 && s >= subdivisionCodes.length) throw new DataError(`${name}: region ${r} names subdivision ${s} beyond the code table`);
+    if (r > 0 && c >= countryCodes.length)
+      throw new DataError(`${name}: region ${r} names country ${c} beyond the code table`);
+    if (s !== NO_SUBDIVISION16 && s >= subdivisionCodes.length)
+      throw new DataError(`${name}: region ${r} names subdivision ${s} beyond the code table`);
     regionCountry[r] = r === 0 ? -1 : c;
     regionSubdivision[r] = s === NO_SUBDIVISION16 ? -1 : s;
   }
   if (check === 'full') {
     // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
-    checkEntries(grid, gridBase, slots, subcodes.length, blocks, blockRegion, blockRegion8, blockCountry, records, regionCount, countryCodes.length, meta.params.fanouts, name);
-    for (let i = 0; i < gridCountry.length; i++) if (gridCountry[i] > countryCodes.length + 1) throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
+    checkEntries(
+      grid,
+      gridBase,
+      slots,
+      subcodes.length,
+      blocks,
+      blockRegion,
+      blockRegion8,
+      blockCountry,
+      records,
+      regionCount,
+      countryCodes.length,
+      meta.params.fanouts,
+      name,
+    );
+    for (let i = 0; i < gridCountry.length; i++)
+      if (gridCountry[i] > countryCodes.length + 1)
+        throw new DataError(`${name}: gridcountry names country ${gridCountry[i] - 2} (corrupted index)`);
     for (let i = 0; i < partCodes.length; i++) {
       const c = partCodes[i];
-      if (c >= countryCodes.length || -1 - c >= subdivisionCodes.length) throw new DataError(`${name}: boxcodes names code ${c} beyond the code tables (corrupted index)`);
+      if (c >= countryCodes.length || -1 - c >= subdivisionCodes.length)
+        throw new DataError(`${name}: boxcodes names code ${c} beyond the code tables (corrupted index)`);
     }
   }
 
@@ -280,7 +349,15 @@ function checkEntries(
   // subdivisions inside a cell).
   const forward: number[] = [];
   for (let r = 0; r < records.length; ) {
-    const next = scanRecords(records, r, Math.min(records.length, r + CHUNK), starts, regionCount, countryCount, forward);
+    const next = scanRecords(
+      records,
+      r,
+      Math.min(records.length, r + CHUNK),
+      starts,
+      regionCount,
+      countryCount,
+      forward,
+    );
     if (next < 0) bad(`record at ${-1 - next} is malformed or holds an invalid entry`);
     r = next;
   }
@@ -288,8 +365,22 @@ function checkEntries(
   for (let i = 0; i < grid.length; i++) entry(grid[i]);
   let slots = 0;
   for (let from = 0; from < blocks.length; from += CHUNK) {
-    const scan = scanBlocks(blocks, from, Math.min(blocks.length, from + CHUNK), blockRegion, blockCountry, starts, records.length, regionCount, countryCount + 1, maxBlock);
-    if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
+    const scan = scanBlocks(
+      blocks,
+      from,
+      Math.min(blocks.length, from + CHUNK),
+      blockRegion,
+      blockCountry,
+      starts,
+      records.length,
+      regionCount,
+      countryCount + 1,
+      maxBlock,
+    );
+    if (scan >= 0)
+      bad(
+        `block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`,
+      );
     slots += -1 - scan;
   }
   let subcodes = 0;
@@ -298,7 +389,16 @@ function checkEntries(
     if (subcodes < 0) bad(`slot ${-1 - subcodes} names a region out of range or misplaces its sub-cell codes`);
   }
   if (subcodes !== subcodeCount) bad(`the slots name ${subcodes} mixed sub-cells, subcodes holds ${subcodeCount}`);
-  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion, blockRegion8, regionCount, fanouts[0] * fanouts[0]);
+  const seen = scanDepth1(
+    grid,
+    gridBase,
+    slotWords,
+    blocks,
+    blockRegion,
+    blockRegion8,
+    regionCount,
+    fanouts[0] * fanouts[0],
+  );
   if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
   // Only blocks hung from the grid may hold slots (the lookup reads them at depth 1 only).
   if (seen !== slots) bad('record slots outside the blocks hung from the grid');
@@ -318,7 +418,18 @@ const CHUNK = 1 << 15;
  * blockregion must say exactly what it says (the lookup trusts the mirror instead), and its
  * blockcountry must name a country or 0 / 1.
  */
-function scanBlocks(blocks: Uint32Array, from: number, to: number, blockRegion: Uint16Array, blockCountry: Uint16Array, starts: Uint32Array, recordWords: number, regionCount: number, countryMax: number, maxBlock: number): number {
+function scanBlocks(
+  blocks: Uint32Array,
+  from: number,
+  to: number,
+  blockRegion: Uint16Array,
+  blockCountry: Uint16Array,
+  starts: Uint32Array,
+  recordWords: number,
+  regionCount: number,
+  countryMax: number,
+  maxBlock: number,
+): number {
   let slots = 0;
   for (let i = from; i < to; i++) {
     const e = blocks[i];
@@ -349,7 +460,8 @@ function scanBlocks(blocks: Uint32Array, from: number, to: number, blockRegion: 
 function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number, sub: number): number {
   for (let w = from; w < to; w += SLOT_WORDS) {
     const a = words[w];
-    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount || words[w + 3] !== sub) return -1 - w / SLOT_WORDS;
+    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount || words[w + 3] !== sub)
+      return -1 - w / SLOT_WORDS;
     for (let k = 4; k < SLOT_WORDS; k++) sub += mixedCodes(words[w + k]);
   }
   return sub;
@@ -360,7 +472,16 @@ function scanSlots(words: Uint32Array, from: number, to: number, regionCount: nu
  * slots: each byte must say what blockregion says (or defer to it), and each slot must lead to
  * exactly the record its entry points at. Returns the slots seen, or −1 − the first bad entry.
  */
-function scanDepth1(grid: Uint32Array, gridBase: Uint32Array, words: Uint32Array, blocks: Uint32Array, blockRegion: Uint16Array, blockRegion8: Uint8Array, regionCount: number, children: number): number {
+function scanDepth1(
+  grid: Uint32Array,
+  gridBase: Uint32Array,
+  words: Uint32Array,
+  blocks: Uint32Array,
+  blockRegion: Uint16Array,
+  blockRegion8: Uint8Array,
+  regionCount: number,
+  children: number,
+): number {
   const firstSlot = Math.min(regionCount, NO_REGION16);
   let seen = 0;
   for (let cell = 0; cell < grid.length; cell++) {
@@ -396,7 +517,15 @@ function scanDepth1(grid: Uint32Array, gridBase: Uint32Array, words: Uint32Array
  * so no ring can reach into another record or past the array. Every entry (default and items)
  * must be a region in range or a record pointer further on.
  */
-function scanRecords(records: Uint32Array, first: number, stop: number, starts: Uint32Array, regionCount: number, countryCount: number, forward: number[]): number {
+function scanRecords(
+  records: Uint32Array,
+  first: number,
+  stop: number,
+  starts: Uint32Array,
+  regionCount: number,
+  countryCount: number,
+  forward: number[],
+): number {
   const len = records.length;
   let r = first;
   while (r < stop) {
@@ -436,11 +565,11 @@ function scanRecords(records: Uint32Array, first: number, stop: number, starts: 
     if (def >>> TAG_SHIFT === TAG_TABLE) {
       // Right after the vertices, every entry a region in range.
       if ((def & VALUE_MASK) !== v || v + TABLE_WORDS > len) return -1 - r;
-      for (let k = v; k < v + TABLE_WORDS; k++) if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
+      for (let k = v; k < v + TABLE_WORDS; k++)
+        if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
       v += TABLE_WORDS;
     }
     r = v;
   }
   return r;
 }
-

@@ -2,7 +2,22 @@
 // runtime (reader). See docs/ARCHITECTURE.md for the picture.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
-export const SECTIONS = ['meta', 'grid', 'gridcountry', 'blocks', 'blockcountry', 'blockregion', 'records', 'regions', 'flatbush', 'boxcodes', 'gridbase', 'slots', 'blockregion8', 'subcodes'] as const;
+export const SECTIONS = [
+  'meta',
+  'grid',
+  'gridcountry',
+  'blocks',
+  'blockcountry',
+  'blockregion',
+  'records',
+  'regions',
+  'flatbush',
+  'boxcodes',
+  'gridbase',
+  'slots',
+  'blockregion8',
+  'subcodes',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** Level-0 grid: 1° cells, 360 columns from -180° eastwards, 180 rows from -90° northwards. */

@@ -5,7 +5,16 @@
 
 import type { Dataset } from './dataset.js';
 import { tableEntry } from '../lookup/locate.js';
-import { GRID_COLS, RECORD_HEADER, TABLE_GRID, TAG_BLOCK, TAG_RECORD, TAG_SHIFT, TAG_TABLE, VALUE_MASK } from './layout.js';
+import {
+  GRID_COLS,
+  RECORD_HEADER,
+  TABLE_GRID,
+  TAG_BLOCK,
+  TAG_RECORD,
+  TAG_SHIFT,
+  TAG_TABLE,
+  VALUE_MASK,
+} from './layout.js';
 
 /** A half-open cell [x0, x1) × [y0, y1) in degrees (x = longitude, y = latitude). */
 export interface Cell {
@@ -67,7 +76,13 @@ export function tableCell(cell: Cell, k: number): Cell {
  * descends: with `countryOnly`, a gridcountry or blockcountry entry naming a single
  * country ends the descent there, as it does for countryFromGps.
  */
-export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: boolean, visit: (cell: Cell, entry: LeafEntry) => void): void {
+export function forEachLeaf(
+  ds: Dataset,
+  col: number,
+  row: number,
+  countryOnly: boolean,
+  visit: (cell: Cell, entry: LeafEntry) => void,
+): void {
   const i = row * GRID_COLS + col;
   const x0 = col - 180;
   const y0 = row - 90;
@@ -86,7 +101,8 @@ export function forEachLeaf(ds: Dataset, col: number, row: number, countryOnly: 
       for (let cx = 0; cx < f; cx++) {
         const child = childCell(cell, f, f, cx, cy);
         const at = block + cy * f + cx;
-        if (countryOnly && ds.blockCountry[at] !== 0) visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
+        if (countryOnly && ds.blockCountry[at] !== 0)
+          visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
         else walk(ds.blocks[at], child, depth + 1);
       }
     }

@@ -15,7 +15,12 @@ export interface BoxQueries {
    * Countries and subdivisions with a polygon part whose bounding box meets the box
    * (edges included): a superset of the regions the box touches, each code once, sorted.
    */
-  regionsInBox(minLongitude: number, minLatitude: number, maxLongitude: number, maxLatitude: number): { countries: string[]; subdivisions: string[] };
+  regionsInBox(
+    minLongitude: number,
+    minLatitude: number,
+    maxLongitude: number,
+    maxLatitude: number,
+  ): { countries: string[]; subdivisions: string[] };
   /**
    * Bounding box of a country (alpha-3, land and territorial sea) or subdivision (ISO 3166-2,
    * covering its descendants), as stored in the index; null for a code the data holds no part of.
@@ -27,14 +32,19 @@ export interface BoxQueries {
 function checkBox(minX: unknown, minY: unknown, maxX: unknown, maxY: unknown): void {
   const errors: FieldErrors = {};
   const num = (v: unknown, field: string, lo: number, hi: number) => {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) errors[field] = [`${field} must be a finite number between ${lo} and ${hi}`];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi)
+      errors[field] = [`${field} must be a finite number between ${lo} and ${hi}`];
   };
   num(minX, 'minLongitude', -180, 180);
   num(minY, 'minLatitude', -90, 90);
   num(maxX, 'maxLongitude', -180, 180);
   num(maxY, 'maxLatitude', -90, 90);
-  if (!errors.minLongitude && !errors.maxLongitude && (minX as number) > (maxX as number)) errors.maxLongitude = ['maxLongitude must not be less than minLongitude (split a box across the antimeridian in two)'];
-  if (!errors.minLatitude && !errors.maxLatitude && (minY as number) > (maxY as number)) errors.maxLatitude = ['maxLatitude must not be less than minLatitude'];
+  if (!errors.minLongitude && !errors.maxLongitude && (minX as number) > (maxX as number))
+    errors.maxLongitude = [
+      'maxLongitude must not be less than minLongitude (split a box across the antimeridian in two)',
+    ];
+  if (!errors.minLatitude && !errors.maxLatitude && (minY as number) > (maxY as number))
+    errors.maxLatitude = ['maxLatitude must not be less than minLatitude'];
   if (Object.keys(errors).length) throw new ValidationError('Invalid bounding box.', errors);
 }
 

@@ -1,6 +1,13 @@
 // The four operations of the lookup service over one loaded dataset.
 
-import { readDataset, type Check, type CountryInfo, type Dataset, type DatasetMeta, type SubdivisionInfo } from '../format/dataset.js';
+import {
+  readDataset,
+  type Check,
+  type CountryInfo,
+  type Dataset,
+  type DatasetMeta,
+  type SubdivisionInfo,
+} from '../format/dataset.js';
 import { DataError, NotFoundError, type ValidationError, type FieldErrors } from './errors.js';
 import { locator } from './locate.js';
 import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
@@ -151,7 +158,8 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (problem) throw codeError('countryCode', problem, lat, lon);
     if (!inRange(lat, lon)) parsePair(lat, lon);
     const hit = ds.countryByCode.get((code as string).toUpperCase());
-    if (hit === undefined) throw new NotFoundError(`Unknown country code "${code}": not an ISO 3166-1 alpha-3 code known to this dataset.`);
+    if (hit === undefined)
+      throw new NotFoundError(`Unknown country code "${code}": not an ISO 3166-1 alpha-3 code known to this dataset.`);
     return hit;
   }
 
@@ -172,7 +180,9 @@ export function createEngine(ds: Dataset): GeoLookup {
     const hit = ds.subdivisionByCode.get(upper);
     if (hit !== undefined) {
       if (!covered[hit]) {
-        throw new NotFoundError(`Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`);
+        throw new NotFoundError(
+          `Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`,
+        );
       }
       return hit;
     }
@@ -349,7 +359,8 @@ function checkMeta(ds: Dataset, name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted metadata)`);
   };
-  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string')) bad('a code is not a string');
+  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string'))
+    bad('a code is not a string');
   const parent = ds.subdivisionParent;
   const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end
   for (let i = 0; i < parent.length; i++) {

@@ -2,7 +2,20 @@
 // only and allocates nothing.
 
 import type { Dataset } from '../format/dataset.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_WORDS, SUB_GRID, TABLE_GRID, VALUE_MASK } from '../format/layout.js';
+import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SPAN,
+  GRIDBASE_SLOT_BITS,
+  GRIDBASE_SLOT_MASK,
+  mixedCodes,
+  NO_REGION16,
+  SLOT_GRID,
+  SLOT_WORDS,
+  SUB_GRID,
+  TABLE_GRID,
+  VALUE_MASK,
+} from '../format/layout.js';
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -44,7 +57,23 @@ export function locator(ds: Dataset): Locator {
  * (never boxed). The ring test gets its position the same way.
  */
 function createLocator(ds: Dataset): Locator {
-  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockRegion, blockRegion8, blockCountry, fanouts, records, coords, regionCountry, margin, qscale } = ds;
+  const {
+    grid,
+    gridCountry,
+    gridBase,
+    slots,
+    subcodes,
+    blocks,
+    blockRegion,
+    blockRegion8,
+    blockCountry,
+    fanouts,
+    records,
+    coords,
+    regionCountry,
+    margin,
+    qscale,
+  } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   const here = new Float64Array(2); // lat, lon

@@ -37,17 +37,26 @@ function checkInput(latitudes: unknown, longitudes: unknown, out: unknown, table
   const errors: Record<string, string[]> = {};
   if (!(latitudes instanceof Float64Array)) errors.latitudes = ['latitudes must be a Float64Array'];
   if (!(longitudes instanceof Float64Array)) errors.longitudes = ['longitudes must be a Float64Array'];
-  if (latitudes instanceof Float64Array && longitudes instanceof Float64Array && latitudes.length !== longitudes.length) {
-    errors.longitudes = [`longitudes has ${longitudes.length} values, latitudes ${latitudes.length}; they must be the same length`];
+  if (
+    latitudes instanceof Float64Array &&
+    longitudes instanceof Float64Array &&
+    latitudes.length !== longitudes.length
+  ) {
+    errors.longitudes = [
+      `longitudes has ${longitudes.length} values, latitudes ${latitudes.length}; they must be the same length`,
+    ];
   }
   const n = latitudes instanceof Float64Array ? latitudes.length : 0;
   if (out !== undefined) {
-    if (!(out instanceof Int16Array || out instanceof Int32Array)) errors.out = ['out must be an Int16Array or an Int32Array'];
+    if (!(out instanceof Int16Array || out instanceof Int32Array))
+      errors.out = ['out must be an Int16Array or an Int32Array'];
     else if (out.length < n) errors.out = [`out holds ${out.length} values, fewer than the ${n} points`];
-    else if (out instanceof Int16Array && tableSize > 0x7fff) errors.out = [`out must be an Int32Array: the code table has ${tableSize} entries`];
+    else if (out instanceof Int16Array && tableSize > 0x7fff)
+      errors.out = [`out must be an Int32Array: the code table has ${tableSize} entries`];
   }
   const messages = Object.values(errors).flat();
-  if (messages.length) throw new ValidationError(messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' '), errors);
+  if (messages.length)
+    throw new ValidationError(messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' '), errors);
   return n;
 }
 
@@ -71,7 +80,8 @@ function fillSubdivisions(ds: Dataset, lats: Float64Array, lons: Float64Array, o
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
-    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? regionSubdivision[locate(lat, lon)] : INVALID_COORDINATE;
+    out[i] =
+      lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? regionSubdivision[locate(lat, lon)] : INVALID_COORDINATE;
   }
 }
 

@@ -85,7 +85,9 @@ function parseCoordinate(value: unknown, field: 'latitude' | 'longitude', errors
   }
   const limit = field === 'latitude' ? 90 : 180;
   if (!(n >= -limit && n <= limit)) {
-    errors.push(`${field} must be between -${limit} and ${limit}, got ${describe(typeof value === 'string' ? value : n)}`);
+    errors.push(
+      `${field} must be between -${limit} and ${limit}, got ${describe(typeof value === 'string' ? value : n)}`,
+    );
     return NaN;
   }
   return n === 0 ? 0 : n; // folds -0
@@ -110,7 +112,8 @@ export function coordinateError(lat: unknown, lon: unknown, extra?: FieldErrors)
   if (latErrors.length) errors.latitude = latErrors;
   if (lonErrors.length) errors.longitude = lonErrors;
   const messages = Object.values(errors).flat() as string[];
-  const detail = messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' ') + (latErrors.length ? swapHint(lat, lon) : '');
+  const detail =
+    messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' ') + (latErrors.length ? swapHint(lat, lon) : '');
   return new ValidationError(detail, errors);
 }
 
@@ -136,9 +139,16 @@ const CUSTOM_CODE = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,62})$/;
 export type CodeStyle = 'iso' | 'custom';
 
 /** Returns an error message for a malformed country code, or null when the shape is right. */
-export function countryCodeProblem(code: unknown, style: CodeStyle, alpha2ToAlpha3?: (a2: string) => string | undefined): string | null {
+export function countryCodeProblem(
+  code: unknown,
+  style: CodeStyle,
+  alpha2ToAlpha3?: (a2: string) => string | undefined,
+): string | null {
   if (typeof code !== 'string') return `countryCode must be a string, got ${describe(code)}`;
-  if (style === 'custom') return CUSTOM_CODE.test(code) ? null : `countryCode must be 1-63 letters, digits, '_', '.' or '-', got ${describe(code)}`;
+  if (style === 'custom')
+    return CUSTOM_CODE.test(code)
+      ? null
+      : `countryCode must be 1-63 letters, digits, '_', '.' or '-', got ${describe(code)}`;
   if (ALPHA3.test(code)) return null;
   if (ALPHA2.test(code)) {
     const a3 = alpha2ToAlpha3?.(code.toUpperCase());
@@ -149,6 +159,11 @@ export function countryCodeProblem(code: unknown, style: CodeStyle, alpha2ToAlph
 
 export function subdivisionCodeProblem(code: unknown, style: CodeStyle): string | null {
   if (typeof code !== 'string') return `subdivisionCode must be a string, got ${describe(code)}`;
-  if (style === 'custom') return CUSTOM_CODE.test(code) ? null : `subdivisionCode must be 1-63 letters, digits, '_', '.' or '-', got ${describe(code)}`;
-  return ISO_3166_2.test(code) ? null : `subdivisionCode must be ISO 3166-2 (country alpha-2, hyphen, 1-3 letters or digits, such as "FR-IDF"), got ${describe(code)}`;
+  if (style === 'custom')
+    return CUSTOM_CODE.test(code)
+      ? null
+      : `subdivisionCode must be 1-63 letters, digits, '_', '.' or '-', got ${describe(code)}`;
+  return ISO_3166_2.test(code)
+    ? null
+    : `subdivisionCode must be ISO 3166-2 (country alpha-2, hyphen, 1-3 letters or digits, such as "FR-IDF"), got ${describe(code)}`;
 }

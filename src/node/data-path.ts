@@ -11,8 +11,7 @@ import { BUILT_SEAL } from './seal.js';
 /** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
 export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';
 
-const FIX_HINT =
-  `set ${DATA_PATH_ENV} to the path of world.geolookup, or pass its bytes: createGeoLookup(readFileSync(path))`;
+const FIX_HINT = `set ${DATA_PATH_ENV} to the path of world.geolookup, or pass its bytes: createGeoLookup(readFileSync(path))`;
 
 /**
  * The folder of this module. import.meta.url first: `node -e` and the REPL define a global
@@ -40,7 +39,11 @@ export function defaultDataPath(): string {
 
 function defaultCandidates(): string[] {
   const here = moduleDir();
-  return [join(here, '..', 'dist-data', 'world.geolookup'), join(here, '..', '..', 'dist-data', 'world.geolookup'), join(here, 'dist-data', 'world.geolookup')];
+  return [
+    join(here, '..', 'dist-data', 'world.geolookup'),
+    join(here, '..', '..', 'dist-data', 'world.geolookup'),
+    join(here, 'dist-data', 'world.geolookup'),
+  ];
 }
 
 /** Why the default dataset is missing and what to do, for the DataError that reports it. */
@@ -64,7 +67,9 @@ export function readFile(path: string): Uint8Array {
     return readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, { cause: err });
+    throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, {
+      cause: err,
+    });
   }
 }
 

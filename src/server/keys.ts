@@ -2,7 +2,18 @@
 // server verifies against. A key is shown once, when created; the file keeps its SHA-256.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  watch,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** `glk_<id>_<secret>`: the id (12 hex digits) is public and names the key; the secret is 32 random bytes, base64url. */
@@ -55,7 +66,12 @@ export function readKeysFile(path: string, allowMissing = false): KeysFile {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && allowMissing) return { version: 1, keys: [] };
-    fail(path, code === 'ENOENT' ? 'keys file not found (create one with `geolookup keys create --keys FILE --plan free`)' : `cannot read keys file (${code ?? String(e)})`);
+    fail(
+      path,
+      code === 'ENOENT'
+        ? 'keys file not found (create one with `geolookup keys create --keys FILE --plan free`)'
+        : `cannot read keys file (${code ?? String(e)})`,
+    );
   }
   let data: unknown;
   try {
@@ -74,9 +90,11 @@ export function readKeysFile(path: string, allowMissing = false): KeysFile {
     if (typeof k.id !== 'string' || !ID_SHAPE.test(k.id)) fail(path, `${where}.id must be 12 hex digits`);
     if (seen.has(k.id)) fail(path, `${where}.id ${k.id} appears twice`);
     seen.add(k.id);
-    if (typeof k.sha256 !== 'string' || !HASH_SHAPE.test(k.sha256)) fail(path, `${where}.sha256 must be 64 lower-case hex digits`);
+    if (typeof k.sha256 !== 'string' || !HASH_SHAPE.test(k.sha256))
+      fail(path, `${where}.sha256 must be 64 lower-case hex digits`);
     if (typeof k.plan !== 'string' || k.plan === '') fail(path, `${where}.plan must be a non-empty string`);
-    if (!Number.isSafeInteger(k.monthlyQuota) || k.monthlyQuota < 0) fail(path, `${where}.monthlyQuota must be a non-negative integer`);
+    if (!Number.isSafeInteger(k.monthlyQuota) || k.monthlyQuota < 0)
+      fail(path, `${where}.monthlyQuota must be a non-negative integer`);
     if (typeof k.revoked !== 'boolean') fail(path, `${where}.revoked must be true or false`);
   });
   return file;
@@ -109,10 +127,16 @@ export function writeKeysFile(path: string, file: KeysFile): void {
 }
 
 /** Adds a key to the file (created if missing). Returns the key, which is stored nowhere. */
-export function createKey(path: string, plan: string, options: { monthlyQuota?: number; label?: string; now?: Date } = {}): { key: string; record: KeyRecord } {
+export function createKey(
+  path: string,
+  plan: string,
+  options: { monthlyQuota?: number; label?: string; now?: Date } = {},
+): { key: string; record: KeyRecord } {
   const quota = options.monthlyQuota ?? PLAN_QUOTAS[plan];
-  if (quota === undefined) throw new Error(`unknown plan "${plan}" (plans: ${Object.keys(PLAN_QUOTAS).join(', ')}; or give --quota)`);
-  if (!Number.isSafeInteger(quota) || quota < 0) throw new Error(`monthly quota must be a non-negative integer, got ${quota}`);
+  if (quota === undefined)
+    throw new Error(`unknown plan "${plan}" (plans: ${Object.keys(PLAN_QUOTAS).join(', ')}; or give --quota)`);
+  if (!Number.isSafeInteger(quota) || quota < 0)
+    throw new Error(`monthly quota must be a non-negative integer, got ${quota}`);
   const file = readKeysFile(path, true);
   let made = generateKey();
   while (file.keys.some((k) => k.id === made.id)) made = generateKey();

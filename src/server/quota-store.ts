@@ -40,13 +40,22 @@ export class QuotaStore {
     try {
       data = JSON.parse(text);
     } catch {
-      throw new Error(`${path}: quota file is not valid JSON (fix or remove it; removing it resets this month's counts)`);
+      throw new Error(
+        `${path}: quota file is not valid JSON (fix or remove it; removing it resets this month's counts)`,
+      );
     }
-    if (typeof data !== 'object' || data === null || data.version !== 1 || typeof data.usage !== 'object' || data.usage === null) {
+    if (
+      typeof data !== 'object' ||
+      data === null ||
+      data.version !== 1 ||
+      typeof data.usage !== 'object' ||
+      data.usage === null
+    ) {
       throw new Error(`${path}: quota file must be {"version": 1, "usage": {...}}`);
     }
     for (const [id, u] of Object.entries(data.usage)) {
-      if (u && typeof u.month === 'string' && Number.isSafeInteger(u.used) && u.used >= 0) this.usage.set(id, { month: u.month, used: u.used });
+      if (u && typeof u.month === 'string' && Number.isSafeInteger(u.used) && u.used >= 0)
+        this.usage.set(id, { month: u.month, used: u.used });
     }
   }
 
@@ -71,7 +80,8 @@ export class QuotaStore {
   private snapshot(month: string | undefined): string {
     const usage: QuotaFile['usage'] = {};
     for (const [id, u] of this.usage) {
-      if (month !== undefined && u.month < month) this.usage.delete(id); // a past month: counts reset anyway
+      if (month !== undefined && u.month < month)
+        this.usage.delete(id); // a past month: counts reset anyway
       else usage[id] = { month: u.month, used: u.used };
     }
     const file: QuotaFile = { version: 1, updated: new Date().toISOString(), usage };

@@ -52,7 +52,9 @@ function pathPair(raw: string): [string | undefined, string | undefined] {
           ? 'the pair has extra path segments'
           : 'the pair has more than two parts';
     const message = `coordinates must be {latitude},{longitude}: two decimal numbers, one comma, no spaces; ${why} in "${clip(raw)}"`;
-    throw new ValidationError(`Malformed coordinate pair: ${message.slice(message.indexOf(':') + 2)}.`, { coordinates: [message] });
+    throw new ValidationError(`Malformed coordinate pair: ${message.slice(message.indexOf(':') + 2)}.`, {
+      coordinates: [message],
+    });
   }
   const lat = decode(raw.slice(0, comma));
   const lon = decode(raw.slice(comma + 1));
@@ -142,7 +144,9 @@ export function answer(geo: GeoLookup, path: string, query: string): string {
     const { code, extra: codeExtra } = codeFromPath(m[1], 'countryCode');
     const { lat, lon, extra } = queryPair(query);
     if (codeExtra.countryCode || extra.latitude || extra.longitude) {
-      const codeErrs = codeExtra.countryCode ? codeExtra : codeProblems(() => geo.isInCountry(code, 0, 0), 'countryCode');
+      const codeErrs = codeExtra.countryCode
+        ? codeExtra
+        : codeProblems(() => geo.isInCountry(code, 0, 0), 'countryCode');
       throw invalid({ ...codeErrs, ...extra }, lat, lon);
     }
     return geo.isInCountry(code, lat!, lon!) ? 'true' : 'false';
@@ -152,7 +156,9 @@ export function answer(geo: GeoLookup, path: string, query: string): string {
     const { code, extra: codeExtra } = codeFromPath(m[1], 'subdivisionCode');
     const { lat, lon, extra } = queryPair(query);
     if (codeExtra.subdivisionCode || extra.latitude || extra.longitude) {
-      const codeErrs = codeExtra.subdivisionCode ? codeExtra : codeProblems(() => geo.isInSubdivision(code, 0, 0), 'subdivisionCode');
+      const codeErrs = codeExtra.subdivisionCode
+        ? codeExtra
+        : codeProblems(() => geo.isInSubdivision(code, 0, 0), 'subdivisionCode');
       throw invalid({ ...codeErrs, ...extra }, lat, lon);
     }
     return geo.isInSubdivision(code, lat!, lon!) ? 'true' : 'false';

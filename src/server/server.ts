@@ -88,7 +88,12 @@ const ALLOW = 'GET, HEAD';
 const TEXT = 'text/plain; charset=utf-8';
 const PROBLEM = 'application/problem+json';
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-const EXTRA_TITLES: Record<number, string> = { 408: 'Request Timeout', 414: 'URI Too Long', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
+const EXTRA_TITLES: Record<number, string> = {
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+};
 
 function title(status: number): string {
   return EXTRA_TITLES[status] ?? statusTitle(status);
@@ -157,7 +162,8 @@ function readHeaders(raw: string[]): void {
         break;
       case 13:
         if (name.toLowerCase() === 'authorization') seen.authorization = true;
-        else if (name.toLowerCase() === 'if-none-match') seen.ifNoneMatch = seen.ifNoneMatch ? `${seen.ifNoneMatch}, ${raw[i + 1]}` : raw[i + 1];
+        else if (name.toLowerCase() === 'if-none-match')
+          seen.ifNoneMatch = seen.ifNoneMatch ? `${seen.ifNoneMatch}, ${raw[i + 1]}` : raw[i + 1];
         break;
       case 14:
         if (name.toLowerCase() === 'content-length' && !/^0+$/.test(raw[i + 1])) seen.body = true;
@@ -181,7 +187,8 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
   const keys = new KeyStore(options.keys ?? null, log);
-  const quotaPath = options.quotaFile !== undefined ? options.quotaFile : options.keys ? defaultQuotaFile(options.keys) : null;
+  const quotaPath =
+    options.quotaFile !== undefined ? options.quotaFile : options.keys ? defaultQuotaFile(options.keys) : null;
   const quotas = new QuotaStore(quotaPath);
   const allowAnonymous = options.allowAnonymous ?? false;
   const burstPerMinute = options.limits?.burstPerMinute ?? 1000;
@@ -254,7 +261,10 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     if (client === undefined) {
       let window = keyWindows.get(record.id);
       if (window === undefined) keyWindows.set(record.id, (window = new BurstWindow()));
-      keyClients.set(record.id, (client = { id: record.id, burstLimit: burstPerMinute, quota: record.monthlyQuota, window }));
+      keyClients.set(
+        record.id,
+        (client = { id: record.id, burstLimit: burstPerMinute, quota: record.monthlyQuota, window }),
+      );
     }
     return client;
   }
@@ -342,7 +352,11 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     const used = quotas.used(client.id, months.key);
     if (used >= client.quota) {
       const detail = `Monthly quota of ${client.quota} requests exceeded; try again later (the quota resets at the start of the next UTC month).`;
-      sendProblem(res, tooMany(detail, resetIn), rateHeaders(client, 0, resetIn, client.window.remaining(now, client.burstLimit), resetIn));
+      sendProblem(
+        res,
+        tooMany(detail, resetIn),
+        rateHeaders(client, 0, resetIn, client.window.remaining(now, client.burstLimit), resetIn),
+      );
       return;
     }
     const burst = client.window.take(now, client.burstLimit);
@@ -393,7 +407,13 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     res.end(body);
   }
 
-  function rateHeaders(client: Client, remaining: number, resetIn: number, burstRemaining: number, retryAfter?: number): http.OutgoingHttpHeaders {
+  function rateHeaders(
+    client: Client,
+    remaining: number,
+    resetIn: number,
+    burstRemaining: number,
+    retryAfter?: number,
+  ): http.OutgoingHttpHeaders {
     const h: http.OutgoingHttpHeaders = {
       [RATE_HEADERS.quotaLimit]: client.quota,
       [RATE_HEADERS.quotaRemaining]: Math.max(0, remaining),
@@ -409,7 +429,9 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
     try {
       handle(req, res);
     } catch (e) {
-      log(`geolookup: internal error on ${req.method} ${(req.url ?? '').slice(0, 200)}: ${(e as Error)?.stack ?? String(e)}`);
+      log(
+        `geolookup: internal error on ${req.method} ${(req.url ?? '').slice(0, 200)}: ${(e as Error)?.stack ?? String(e)}`,
+      );
       if (!res.headersSent) sendProblem(res, problem(500, 'An unexpected error occurred.'));
       else res.destroy();
     }
@@ -435,33 +457,48 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
   // Requests the parser rejects: answer with a problem record and close. A bad byte in the
   // X-API-Key line (a newline, a control character, a folded continuation) is a 401.
-  server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
-    const pending = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
-    // A response still being written cannot be followed by another, nor can one that closed the
-    // connection (the bytes after it are an unread body); a finished keep-alive one can, so a
-    // malformed request after it gets its 400 too instead of a silent close.
-    if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent && (!pending.writableEnded || !pending.shouldKeepAlive))) {
-      socket.destroy();
-      return;
-    }
-    let p: Problem;
-    if (err.code === 'HPE_HEADER_OVERFLOW') p = problem(431, `The request head is larger than ${maxHeaderSize} bytes.`);
-    else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') p = problem(408, 'The request was not received in time.');
-    else if (badKeyLine(err)) p = problem(401, 'The X-API-Key value contains whitespace or control characters.', PROBLEM_TYPES.authentication);
-    else p = problem(400, 'Malformed HTTP request.');
-    const body = JSON.stringify(p);
-    // A HEAD request's answer has no body (its client would read one as a stray response).
-    const head = err.rawPacket !== undefined && err.rawPacket.toString('latin1', 0, 5) === 'HEAD ';
-    socket.end(
-      `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-    );
-  });
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }, socket: Socket) => {
+      const pending = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+      // A response still being written cannot be followed by another, nor can one that closed the
+      // connection (the bytes after it are an unread body); a finished keep-alive one can, so a
+      // malformed request after it gets its 400 too instead of a silent close.
+      if (
+        err.code === 'ECONNRESET' ||
+        !socket.writable ||
+        (pending?.headersSent && (!pending.writableEnded || !pending.shouldKeepAlive))
+      ) {
+        socket.destroy();
+        return;
+      }
+      let p: Problem;
+      if (err.code === 'HPE_HEADER_OVERFLOW')
+        p = problem(431, `The request head is larger than ${maxHeaderSize} bytes.`);
+      else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') p = problem(408, 'The request was not received in time.');
+      else if (badKeyLine(err))
+        p = problem(
+          401,
+          'The X-API-Key value contains whitespace or control characters.',
+          PROBLEM_TYPES.authentication,
+        );
+      else p = problem(400, 'Malformed HTTP request.');
+      const body = JSON.stringify(p);
+      // A HEAD request's answer has no body (its client would read one as a stray response).
+      const head = err.rawPacket !== undefined && err.rawPacket.toString('latin1', 0, 5) === 'HEAD ';
+      socket.end(
+        `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+      );
+    },
+  );
 
   // Periodic work: write changed quota counts, forget idle anonymous windows.
   const timer = setInterval(() => {
     const now = clock();
-    quotas.flush(monthKey(now)).catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
+    quotas
+      .flush(monthKey(now))
+      .catch((e) => log(`geolookup: cannot write quota file ${quotaPath}: ${(e as Error).message}`));
     const stale = Math.floor(now / SLOT_MS) - WINDOW_SLOTS;
     for (const [id, w] of anonWindows) if (w.lastSlot < stale) anonWindows.delete(id);
   }, flushMs);
@@ -518,7 +555,8 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
 
 /** Whether a parse error sits in an X-API-Key header line (or a line folded onto one). */
 function badKeyLine(err: { code?: string; bytesParsed?: number; rawPacket?: Buffer }): boolean {
-  if (err.code !== 'HPE_INVALID_HEADER_TOKEN' && err.code !== 'HPE_CR_EXPECTED' && err.code !== 'HPE_LF_EXPECTED') return false;
+  if (err.code !== 'HPE_INVALID_HEADER_TOKEN' && err.code !== 'HPE_CR_EXPECTED' && err.code !== 'HPE_LF_EXPECTED')
+    return false;
   if (!err.rawPacket || err.bytesParsed === undefined) return false;
   const text = err.rawPacket.toString('latin1');
   const at = Math.min(err.bytesParsed, text.length);

@@ -11,7 +11,15 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { countryIndexes, isInCountry, isInSubdivision, preload, subdivisionIndexes, tryCountryFromGps, trySubdivisionFromGps } from '../../src/index.js';
+import {
+  countryIndexes,
+  isInCountry,
+  isInSubdivision,
+  preload,
+  subdivisionIndexes,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+} from '../../src/index.js';
 import { cityPoints } from '../../bench/points.js';
 
 setFlagsFromString('--expose-gc');
@@ -36,10 +44,38 @@ function viaGeneric(ops: [string, (k: number) => boolean][]): [string, () => num
 
 // One loop per operation, so each call site sees one function (as in a caller's own loop).
 const loops: [string, () => number][] = [
-  ['tryCountryFromGps', () => { let n = 0; for (let k = 0; k < N; k++) if (tryCountryFromGps(p.lat[k % m], p.lon[k % m]) !== null) n++; return n; }],
-  ['trySubdivisionFromGps', () => { let n = 0; for (let k = 0; k < N; k++) if (trySubdivisionFromGps(p.lat[k % m], p.lon[k % m]) !== null) n++; return n; }],
-  ['isInCountry', () => { let n = 0; for (let k = 0; k < N; k++) if (isInCountry(codes[k % m], p.lat[k % m], p.lon[k % m])) n++; return n; }],
-  ['isInSubdivision', () => { let n = 0; for (let k = 0; k < N; k++) if (isInSubdivision(subs[k % m], p.lat[k % m], p.lon[k % m])) n++; return n; }],
+  [
+    'tryCountryFromGps',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k++) if (tryCountryFromGps(p.lat[k % m], p.lon[k % m]) !== null) n++;
+      return n;
+    },
+  ],
+  [
+    'trySubdivisionFromGps',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k++) if (trySubdivisionFromGps(p.lat[k % m], p.lon[k % m]) !== null) n++;
+      return n;
+    },
+  ],
+  [
+    'isInCountry',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k++) if (isInCountry(codes[k % m], p.lat[k % m], p.lon[k % m])) n++;
+      return n;
+    },
+  ],
+  [
+    'isInSubdivision',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k++) if (isInSubdivision(subs[k % m], p.lat[k % m], p.lon[k % m])) n++;
+      return n;
+    },
+  ],
   // Through a generic caller, as a harness or a request router calls lookups: one loop function
   // calling whichever closure it is given (megamorphic, so V8 optimises each closure on its own
   // and inlines less). The one-code isInSubdivision boxed both coordinates of every point inside
@@ -52,40 +88,58 @@ const loops: [string, () => number][] = [
     ['isInCountry (one code)', (k) => isInCountry('USA', p.lat[k], p.lon[k])],
     ['isInSubdivision (one code)', (k) => isInSubdivision('US-TX', p.lat[k], p.lon[k])],
   ]),
-  ['countryIndexes (typed arrays)', () => { let n = 0; for (let k = 0; k < N; k += m) n += countryIndexes(p.lat, p.lon, out)[0]; return n; }],
-  ['subdivisionIndexes (typed arrays)', () => { let n = 0; for (let k = 0; k < N; k += m) n += subdivisionIndexes(p.lat, p.lon, out)[0]; return n; }],
+  [
+    'countryIndexes (typed arrays)',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k += m) n += countryIndexes(p.lat, p.lon, out)[0];
+      return n;
+    },
+  ],
+  [
+    'subdivisionIndexes (typed arrays)',
+    () => {
+      let n = 0;
+      for (let k = 0; k < N; k += m) n += subdivisionIndexes(p.lat, p.lon, out)[0];
+      return n;
+    },
+  ],
 ];
 
 describe('no allocation per lookup', () => {
   preload();
-  it.each(loops)('%s: a million lookups grow the heap by under 100 kB (one boxed double in 50 lookups: 320 kB) and trigger no scavenge', async (_name, loop) => {
-    // Up to ATTEMPTS measurements, the first clean one passes. On a loaded machine (the full
-    // suite on two cores) V8's background compiler can lag, and the loop then still runs in a
-    // baseline tier, which boxes by design (CI saw 180 kB once, alone the test gives ~0). A real
-    // boxed value in the optimised code fails every attempt (the bug above: 238-248 kB each).
-    let growth = 0;
-    let scavenges: number[] = [];
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      gc();
-      for (let r = 0; r < 3; r++) loop(); // optimise first (again if the collection dropped code): unoptimised code boxes by design
-      const starts: number[] = [];
-      const obs = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if ((e as { detail?: { kind?: number } }).detail?.kind === 1) starts.push(e.startTime);
-      });
-      obs.observe({ entryTypes: ['gc'] });
-      const before = getHeapStatistics().used_heap_size;
-      const t0 = performance.now();
-      const found = loop();
-      const t1 = performance.now();
-      const after = getHeapStatistics().used_heap_size;
-      await new Promise((r) => setTimeout(r, 10));
-      obs.disconnect();
-      expect(found).toBeGreaterThan(0);
-      growth = after - before;
-      scavenges = starts.filter((t) => t >= t0 && t <= t1);
-      if (growth < 1e5 && scavenges.length === 0) break;
-    }
-    expect(growth).toBeLessThan(1e5);
-    expect(scavenges).toEqual([]);
-  });
+  it.each(loops)(
+    '%s: a million lookups grow the heap by under 100 kB (one boxed double in 50 lookups: 320 kB) and trigger no scavenge',
+    async (_name, loop) => {
+      // Up to ATTEMPTS measurements, the first clean one passes. On a loaded machine (the full
+      // suite on two cores) V8's background compiler can lag, and the loop then still runs in a
+      // baseline tier, which boxes by design (CI saw 180 kB once, alone the test gives ~0). A real
+      // boxed value in the optimised code fails every attempt (the bug above: 238-248 kB each).
+      let growth = 0;
+      let scavenges: number[] = [];
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        gc();
+        for (let r = 0; r < 3; r++) loop(); // optimise first (again if the collection dropped code): unoptimised code boxes by design
+        const starts: number[] = [];
+        const obs = new PerformanceObserver((list) => {
+          for (const e of list.getEntries())
+            if ((e as { detail?: { kind?: number } }).detail?.kind === 1) starts.push(e.startTime);
+        });
+        obs.observe({ entryTypes: ['gc'] });
+        const before = getHeapStatistics().used_heap_size;
+        const t0 = performance.now();
+        const found = loop();
+        const t1 = performance.now();
+        const after = getHeapStatistics().used_heap_size;
+        await new Promise((r) => setTimeout(r, 10));
+        obs.disconnect();
+        expect(found).toBeGreaterThan(0);
+        growth = after - before;
+        scavenges = starts.filter((t) => t >= t0 && t <= t1);
+        if (growth < 1e5 && scavenges.length === 0) break;
+      }
+      expect(growth).toBeLessThan(1e5);
+      expect(scavenges).toEqual([]);
+    },
+  );
 });

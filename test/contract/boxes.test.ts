@@ -4,7 +4,8 @@ import * as geo from '../../src/index.js';
 import { ValidationError } from '../../src/index.js';
 import { spherePoints, cityPoints, rng } from '../../bench/points.js';
 
-const inside = (b: number[] | null, lon: number, lat: number) => b !== null && lon >= b[0] && lon <= b[2] && lat >= b[1] && lat <= b[3];
+const inside = (b: number[] | null, lon: number, lat: number) =>
+  b !== null && lon >= b[0] && lon <= b[2] && lat >= b[1] && lat <= b[3];
 
 describe('boundingBox', () => {
   it('holds every point the lookups place in a country, a subdivision and its ancestors', () => {
@@ -34,7 +35,7 @@ describe('boundingBox', () => {
     expect(bra[2] - bra[0]).toBeLessThan(60);
   });
 
-  it('takes lower case, covers a territory alias\'s country, and answers null for codes it holds nothing of', () => {
+  it("takes lower case, covers a territory alias's country, and answers null for codes it holds nothing of", () => {
     expect(geo.boundingBox('fra')).toEqual(geo.boundingBox('FRA'));
     const [a, b] = [geo.boundingBox('US-PR')!, geo.boundingBox('PRI')!];
     expect(a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3]).toBe(true);
@@ -59,7 +60,12 @@ describe('regionsInBox', () => {
       const c = geo.tryCountryFromGps(lat, lon);
       const s = geo.trySubdivisionFromGps(lat, lon);
       const d = 0.001;
-      const r = geo.regionsInBox(Math.max(-180, lon - d), Math.max(-90, lat - d), Math.min(180, lon + d), Math.min(90, lat + d));
+      const r = geo.regionsInBox(
+        Math.max(-180, lon - d),
+        Math.max(-90, lat - d),
+        Math.min(180, lon + d),
+        Math.min(90, lat + d),
+      );
       if (c) expect(r.countries).toContain(c);
       if (s) expect(r.subdivisions).toContain(s);
     }
@@ -103,7 +109,7 @@ describe('isIn* with a repeated code', () => {
     return false;
   };
   const r = rng(31);
-  const pick = <T,>(list: T[], n: number) => Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
+  const pick = <T>(list: T[], n: number) => Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
   const OFFSETS = [-2e-4, -5e-5, -2e-6, -1e-6, 0, 1e-6, 2e-6, 5e-5, 2e-4];
 
   function pointsAround(b: number[]): [number, number][] {
@@ -114,17 +120,29 @@ describe('isIn* with a repeated code', () => {
       const x = b[0] + r() * (b[2] - b[0]);
       const y = b[1] + r() * (b[3] - b[1]);
       for (const d of OFFSETS) {
-        pts.push([clampLat(b[1] + d), clampLon(x)], [clampLat(b[3] + d), clampLon(x)], [clampLat(y), clampLon(b[0] + d)], [clampLat(y), clampLon(b[2] + d)]);
+        pts.push(
+          [clampLat(b[1] + d), clampLon(x)],
+          [clampLat(b[3] + d), clampLon(x)],
+          [clampLat(y), clampLon(b[0] + d)],
+          [clampLat(y), clampLon(b[2] + d)],
+        );
       }
     }
     const w = (b[2] - b[0]) * 0.1 + 0.01;
     const h = (b[3] - b[1]) * 0.1 + 0.01;
-    for (let k = 0; k < 200; k++) pts.push([clampLat(b[1] - h + r() * (b[3] - b[1] + 2 * h)), clampLon(b[0] - w + r() * (b[2] - b[0] + 2 * w))]);
+    for (let k = 0; k < 200; k++)
+      pts.push([clampLat(b[1] - h + r() * (b[3] - b[1] + 2 * h)), clampLon(b[0] - w + r() * (b[2] - b[0] + 2 * w))]);
     return pts;
   }
 
   it('isInSubdivision answers as the lookup does, up to the region box and just past it', () => {
-    const codes = pick(geo.subdivisions().filter((s) => s.covered).map((s) => s.code), 400);
+    const codes = pick(
+      geo
+        .subdivisions()
+        .filter((s) => s.covered)
+        .map((s) => s.code),
+      400,
+    );
     let inside = 0;
     for (const code of codes) {
       for (const [lat, lon] of pointsAround(geo.boundingBox(code)!)) {
@@ -137,7 +155,13 @@ describe('isIn* with a repeated code', () => {
   });
 
   it('isInCountry answers as the lookup does, up to the region box and just past it', () => {
-    const codes = pick(geo.countries().map((c) => c.code).filter((c) => geo.boundingBox(c) !== null), 120);
+    const codes = pick(
+      geo
+        .countries()
+        .map((c) => c.code)
+        .filter((c) => geo.boundingBox(c) !== null),
+      120,
+    );
     let inside = 0;
     for (const code of codes) {
       for (const [lat, lon] of pointsAround(geo.boundingBox(code)!)) {

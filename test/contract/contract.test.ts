@@ -2,8 +2,22 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
-  countryFromGps, subdivisionFromGps, isInCountry, isInSubdivision, tryCountryFromGps, trySubdivisionFromGps,
-  countries, subdivisions, datasetInfo, createGeoLookup, defaultDataPath, GeoLookupError, ValidationError, NotFoundError, AuthenticationError, RateLimitError,
+  countryFromGps,
+  subdivisionFromGps,
+  isInCountry,
+  isInSubdivision,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+  countries,
+  subdivisions,
+  datasetInfo,
+  createGeoLookup,
+  defaultDataPath,
+  GeoLookupError,
+  ValidationError,
+  NotFoundError,
+  AuthenticationError,
+  RateLimitError,
 } from '../../src/index.js';
 
 function caught(fn: () => unknown): GeoLookupError {
@@ -20,16 +34,36 @@ const alpha2 = (a3: string) => countries().find((c) => c.code === a3)!.alpha2;
 
 // Capitals of the 30 most populous countries (UN 2024), with each country's alpha-3.
 const CAPITALS: [string, string, number, number][] = [
-  ['IND', 'New Delhi', 28.6139, 77.209], ['CHN', 'Beijing', 39.9042, 116.4074], ['USA', 'Washington', 38.8977, -77.0365],
-  ['IDN', 'Jakarta', -6.2088, 106.8456], ['PAK', 'Islamabad', 33.6844, 73.0479], ['NGA', 'Abuja', 9.0765, 7.3986],
-  ['BRA', 'Brasília', -15.7939, -47.8828], ['BGD', 'Dhaka', 23.8103, 90.4125], ['RUS', 'Moscow', 55.7558, 37.6173],
-  ['ETH', 'Addis Ababa', 9.03, 38.74], ['MEX', 'Mexico City', 19.4326, -99.1332], ['JPN', 'Tokyo', 35.6895, 139.6917],
-  ['EGY', 'Cairo', 30.0444, 31.2357], ['PHL', 'Manila', 14.5995, 120.9842], ['COD', 'Kinshasa', -4.3217, 15.3125],
-  ['VNM', 'Hanoi', 21.0278, 105.8342], ['IRN', 'Tehran', 35.6892, 51.389], ['TUR', 'Ankara', 39.9334, 32.8597],
-  ['DEU', 'Berlin', 52.52, 13.405], ['THA', 'Bangkok', 13.7563, 100.5018], ['GBR', 'London', 51.5074, -0.1278],
-  ['TZA', 'Dodoma', -6.163, 35.7516], ['FRA', 'Paris', 48.8566, 2.3522], ['ZAF', 'Pretoria', -25.7479, 28.2293],
-  ['ITA', 'Rome', 41.8933, 12.4829], ['KEN', 'Nairobi', -1.2921, 36.8219], ['MMR', 'Naypyidaw', 19.7633, 96.0785],
-  ['COL', 'Bogotá', 4.711, -74.0721], ['KOR', 'Seoul', 37.5665, 126.978], ['SDN', 'Khartoum', 15.5007, 32.5599],
+  ['IND', 'New Delhi', 28.6139, 77.209],
+  ['CHN', 'Beijing', 39.9042, 116.4074],
+  ['USA', 'Washington', 38.8977, -77.0365],
+  ['IDN', 'Jakarta', -6.2088, 106.8456],
+  ['PAK', 'Islamabad', 33.6844, 73.0479],
+  ['NGA', 'Abuja', 9.0765, 7.3986],
+  ['BRA', 'Brasília', -15.7939, -47.8828],
+  ['BGD', 'Dhaka', 23.8103, 90.4125],
+  ['RUS', 'Moscow', 55.7558, 37.6173],
+  ['ETH', 'Addis Ababa', 9.03, 38.74],
+  ['MEX', 'Mexico City', 19.4326, -99.1332],
+  ['JPN', 'Tokyo', 35.6895, 139.6917],
+  ['EGY', 'Cairo', 30.0444, 31.2357],
+  ['PHL', 'Manila', 14.5995, 120.9842],
+  ['COD', 'Kinshasa', -4.3217, 15.3125],
+  ['VNM', 'Hanoi', 21.0278, 105.8342],
+  ['IRN', 'Tehran', 35.6892, 51.389],
+  ['TUR', 'Ankara', 39.9334, 32.8597],
+  ['DEU', 'Berlin', 52.52, 13.405],
+  ['THA', 'Bangkok', 13.7563, 100.5018],
+  ['GBR', 'London', 51.5074, -0.1278],
+  ['TZA', 'Dodoma', -6.163, 35.7516],
+  ['FRA', 'Paris', 48.8566, 2.3522],
+  ['ZAF', 'Pretoria', -25.7479, 28.2293],
+  ['ITA', 'Rome', 41.8933, 12.4829],
+  ['KEN', 'Nairobi', -1.2921, 36.8219],
+  ['MMR', 'Naypyidaw', 19.7633, 96.0785],
+  ['COL', 'Bogotá', 4.711, -74.0721],
+  ['KOR', 'Seoul', 37.5665, 126.978],
+  ['SDN', 'Khartoum', 15.5007, 32.5599],
 ];
 
 describe('countryFromGps on capitals', () => {
@@ -72,8 +106,29 @@ describe('land no OSM country polygon holds (policy.json landFromAdmin1)', () =>
 
 describe('isIn* answers do not depend on the calls before them', () => {
   // The engine keeps the last code it resolved; a call must answer the same whatever came before.
-  const codes: unknown[] = ['FR-IDF', 'FR-75C', 'US-PR', 'FR-971', 'fr-idf', '', ' FR-IDF', 'XX-YY', 'FRA', 'DEU', 'fra', 'FR', null, 7];
-  const points: [number, number][] = [[48.8566, 2.3522], [18.2208, -66.5901], [16.25, -61.58], [52.52, 13.405], [0, -30]];
+  const codes: unknown[] = [
+    'FR-IDF',
+    'FR-75C',
+    'US-PR',
+    'FR-971',
+    'fr-idf',
+    '',
+    ' FR-IDF',
+    'XX-YY',
+    'FRA',
+    'DEU',
+    'fra',
+    'FR',
+    null,
+    7,
+  ];
+  const points: [number, number][] = [
+    [48.8566, 2.3522],
+    [18.2208, -66.5901],
+    [16.25, -61.58],
+    [52.52, 13.405],
+    [0, -30],
+  ];
   const outcome = (fn: () => boolean) => {
     try {
       return String(fn());
@@ -86,8 +141,14 @@ describe('isIn* answers do not depend on the calls before them', () => {
     for (const k of order) {
       const code = codes[k % codes.length];
       const [lat, lon] = points[Math.floor(k / codes.length)];
-      got.set(`${k} sub`, outcome(() => isInSubdivision(code as string, lat, lon)));
-      got.set(`${k} cty`, outcome(() => isInCountry(code as string, lat, lon)));
+      got.set(
+        `${k} sub`,
+        outcome(() => isInSubdivision(code as string, lat, lon)),
+      );
+      got.set(
+        `${k} cty`,
+        outcome(() => isInCountry(code as string, lat, lon)),
+      );
     }
     return got;
   };
@@ -107,7 +168,10 @@ describe('isIn* answers do not depend on the calls before them', () => {
   it('a code that is not a string is a ValidationError, also where no subdivision answers (the fast path compares codes)', () => {
     const fresh = createGeoLookup(defaultDataPath());
     for (const code of [null, undefined, 42, {}]) {
-      for (const [lat, lon] of [[0, -30], [48.8566, 2.3522]]) {
+      for (const [lat, lon] of [
+        [0, -30],
+        [48.8566, 2.3522],
+      ]) {
         expect(() => fresh.isInSubdivision(code as unknown as string, lat, lon)).toThrow(ValidationError);
         expect(() => fresh.isInCountry(code as unknown as string, lat, lon)).toThrow(ValidationError);
       }
@@ -137,7 +201,8 @@ describe('antimeridian and poles', () => {
     for (let i = 0; i < 18_000; i++) {
       const lat = -89.995 + i * 0.01;
       const on = tryCountryFromGps(lat, 180);
-      if (on !== tryCountryFromGps(lat, 179.99999) && on !== tryCountryFromGps(lat, -179.99999)) neither.push(`${lat.toFixed(3)}: ${on}`);
+      if (on !== tryCountryFromGps(lat, 179.99999) && on !== tryCountryFromGps(lat, -179.99999))
+        neither.push(`${lat.toFixed(3)}: ${on}`);
     }
     expect(neither).toEqual([]);
   });
@@ -172,7 +237,10 @@ describe('no country', () => {
   // The message of this error is written when first read (engine.ts): every way of reading it
   // must give the same text, with the coordinates as the caller gave them.
   it('the "nothing here" error reads the same through message, String, stack, the problem record and logs', () => {
-    for (const [call, layer] of [[() => countryFromGps(0, -30), 'country'], [() => subdivisionFromGps('0', '-30'), 'subdivision']] as const) {
+    for (const [call, layer] of [
+      [() => countryFromGps(0, -30), 'country'],
+      [() => subdivisionFromGps('0', '-30'), 'subdivision'],
+    ] as const) {
       const e = caught(call);
       const text = `No ${layer} at 0,-30.`;
       expect(e.name).toBe('NotFoundError');
@@ -247,12 +315,15 @@ describe('isInCountry codes', () => {
     expect(e.errors.countryCode?.[0]).toMatch(/alpha-3/);
     expect(e.errors.countryCode?.[0]).toContain('FRA');
   });
-  it.each([['F1A'], [''], [' FRA'], ['FRAN'], ['FRA\n'], [123], [null], [undefined], [{}]])('rejects malformed code %j', (code) => {
-    const e = caught(() => isInCountry(code as string, 48.8566, 2.3522)) as ValidationError;
-    expect(e).toBeInstanceOf(ValidationError);
-    expect(e.status).toBe(400);
-    expect(e.errors.countryCode).toHaveLength(1);
-  });
+  it.each([['F1A'], [''], [' FRA'], ['FRAN'], ['FRA\n'], [123], [null], [undefined], [{}]])(
+    'rejects malformed code %j',
+    (code) => {
+      const e = caught(() => isInCountry(code as string, 48.8566, 2.3522)) as ValidationError;
+      expect(e).toBeInstanceOf(ValidationError);
+      expect(e.status).toBe(400);
+      expect(e.errors.countryCode).toHaveLength(1);
+    },
+  );
   it('an unknown but well-formed code is NotFoundError', () => {
     expect(caught(() => isInCountry('QQQ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
     expect(caught(() => isInCountry('ZZZ', 0, 0))).toBeInstanceOf(NotFoundError);
@@ -268,11 +339,14 @@ describe('isInCountry codes', () => {
 });
 
 describe('isInSubdivision codes', () => {
-  it.each([['FRIDF'], ['FR-'], ['F-IDF'], ['FR-ABCD'], ['FR IDF'], [''], [42], [null]])('rejects malformed code %j', (code) => {
-    const e = caught(() => isInSubdivision(code as string, 48.8566, 2.3522)) as ValidationError;
-    expect(e).toBeInstanceOf(ValidationError);
-    expect(e.errors.subdivisionCode).toHaveLength(1);
-  });
+  it.each([['FRIDF'], ['FR-'], ['F-IDF'], ['FR-ABCD'], ['FR IDF'], [''], [42], [null]])(
+    'rejects malformed code %j',
+    (code) => {
+      const e = caught(() => isInSubdivision(code as string, 48.8566, 2.3522)) as ValidationError;
+      expect(e).toBeInstanceOf(ValidationError);
+      expect(e.errors.subdivisionCode).toHaveLength(1);
+    },
+  );
   it('an unknown code is NotFoundError', () => {
     expect(caught(() => isInSubdivision('FR-ZZZ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
     expect(caught(() => isInSubdivision('QQ-01', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
@@ -286,13 +360,26 @@ describe('isInSubdivision codes', () => {
 
 describe('coordinate validation', () => {
   const bad: [string, unknown, unknown, 'latitude' | 'longitude'][] = [
-    ['NaN latitude', NaN, 0, 'latitude'], ['Infinity longitude', 0, Infinity, 'longitude'], ['-Infinity', -Infinity, 0, 'latitude'],
-    ['empty string', '', 0, 'latitude'], ['leading space', ' 1', 0, 'latitude'], ['trailing newline', '1\n', 0, 'latitude'],
-    ['hex', '0x10', 0, 'latitude'], ['exponent', '1e2', 0, 'latitude'], ['plus sign', '+1', 0, 'latitude'],
-    ['null', null, 0, 'latitude'], ['undefined', 0, undefined, 'longitude'], ['boolean', true, 0, 'latitude'],
-    ['object', {}, 0, 'latitude'], ['array', [1], 0, 'latitude'], ['bigint', 0, 10n, 'longitude'],
-    ['latitude 90.0001', 90.0001, 0, 'latitude'], ['latitude -91', -91, 0, 'latitude'], ['longitude 180.5', 0, 180.5, 'longitude'],
-    ['huge digit string', '9'.repeat(400), 0, 'latitude'], ['comma decimal', '48,85', 0, 'latitude'],
+    ['NaN latitude', NaN, 0, 'latitude'],
+    ['Infinity longitude', 0, Infinity, 'longitude'],
+    ['-Infinity', -Infinity, 0, 'latitude'],
+    ['empty string', '', 0, 'latitude'],
+    ['leading space', ' 1', 0, 'latitude'],
+    ['trailing newline', '1\n', 0, 'latitude'],
+    ['hex', '0x10', 0, 'latitude'],
+    ['exponent', '1e2', 0, 'latitude'],
+    ['plus sign', '+1', 0, 'latitude'],
+    ['null', null, 0, 'latitude'],
+    ['undefined', 0, undefined, 'longitude'],
+    ['boolean', true, 0, 'latitude'],
+    ['object', {}, 0, 'latitude'],
+    ['array', [1], 0, 'latitude'],
+    ['bigint', 0, 10n, 'longitude'],
+    ['latitude 90.0001', 90.0001, 0, 'latitude'],
+    ['latitude -91', -91, 0, 'latitude'],
+    ['longitude 180.5', 0, 180.5, 'longitude'],
+    ['huge digit string', '9'.repeat(400), 0, 'latitude'],
+    ['comma decimal', '48,85', 0, 'latitude'],
     ['non-breaking space', '1\u00a0', 0, 'latitude'],
   ];
   it.each(bad)('%s → ValidationError', (_n, lat, lon, field) => {
@@ -379,7 +466,11 @@ describe('code tables and metadata', () => {
   });
   it('every code the data can return is in the code tables', () => {
     const known = new Set(countries().map((c) => c.code));
-    const knownSub = new Set(subdivisions().filter((s) => s.covered).map((s) => s.code));
+    const knownSub = new Set(
+      subdivisions()
+        .filter((s) => s.covered)
+        .map((s) => s.code),
+    );
     for (let lat = -60; lat <= 80; lat += 0.5) {
       for (let lon = -180; lon < 180; lon += 0.5) {
         const c = tryCountryFromGps(lat, lon);

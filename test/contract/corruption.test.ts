@@ -15,10 +15,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rng, cityPoints, spherePoints } from '../../bench/points.js';
-import { checkByteOrder, checksum32, HEADER_BYTES, hostLittleEndian, KIND_FEATURES, unwrapPayload } from '../../src/format/container.js';
+import {
+  checkByteOrder,
+  checksum32,
+  HEADER_BYTES,
+  hostLittleEndian,
+  KIND_FEATURES,
+  unwrapPayload,
+} from '../../src/format/container.js';
 import { createGeoLookupFromBytes, type GeoLookup } from '../../src/lookup/engine.js';
 import { createGeoLookup, DataError, defaultDataPath, GeoLookupError } from '../../src/index.js';
-import { BR8_NO_COUNTRY, BR8_SLOT, BR8_SPAN, GRIDBASE_SLOT_BITS, GRIDBASE_SLOT_MASK, SECTIONS, SLOT_WORDS } from '../../src/format/layout.js';
+import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SPAN,
+  GRIDBASE_SLOT_BITS,
+  GRIDBASE_SLOT_MASK,
+  SECTIONS,
+  SLOT_WORDS,
+} from '../../src/format/layout.js';
 
 const RUNS = Number(process.env.CORRUPTION_RUNS ?? 1000);
 const VALID_RUNS = Number(process.env.CORRUPTION_VALID_RUNS ?? 100);
@@ -51,7 +66,12 @@ function answers(geo: GeoLookup, ref?: string[]): string[] {
     // the intact file's codes, so a damaged file is asked the same questions
     const askC = ref ? ref[4 * i] : c;
     const askS = ref ? ref[4 * i + 1] : s;
-    out.push(String(c), String(s), askC === 'null' || askC === null ? '-' : String(geo.isInCountry(askC, a, b)), askS === 'null' || askS === null ? '-' : String(safe(() => geo.isInSubdivision(askS, a, b))));
+    out.push(
+      String(c),
+      String(s),
+      askC === 'null' || askC === null ? '-' : String(geo.isInCountry(askC, a, b)),
+      askS === 'null' || askS === null ? '-' : String(safe(() => geo.isInSubdivision(askS, a, b))),
+    );
   }
   return out;
 }
@@ -114,7 +134,11 @@ afterAll(() => console.log(`corruption: outcomes per file and mutation kind ${JS
  * The seeded unchecked-damage plan shared by both files: truncations, extensions, header
  * flips (every header byte is hit) and payload flips of 1-4 nearby bytes.
  */
-function* plan(n: number, size: number, seed: number): Generator<{ kind: string; at: number; len: number; xor: number[] }> {
+function* plan(
+  n: number,
+  size: number,
+  seed: number,
+): Generator<{ kind: string; at: number; len: number; xor: number[] }> {
   const r = rng(seed);
   for (let i = 0; i < n; i++) {
     const u = i / n;
@@ -123,7 +147,12 @@ function* plan(n: number, size: number, seed: number): Generator<{ kind: string;
     else if (u < 0.4) yield { kind: 'header', at: i % HEADER_BYTES, len: 1, xor: [1 + Math.floor(r() * 255)] };
     else {
       const len = 1 + Math.floor(r() * 4);
-      yield { kind: 'payload', at: HEADER_BYTES + Math.floor(r() * (size - HEADER_BYTES - len)), len, xor: Array.from({ length: len }, () => 1 + Math.floor(r() * 255)) };
+      yield {
+        kind: 'payload',
+        at: HEADER_BYTES + Math.floor(r() * (size - HEADER_BYTES - len)),
+        len,
+        xor: Array.from({ length: len }, () => 1 + Math.floor(r() * 255)),
+      };
     }
   }
 }
@@ -132,7 +161,13 @@ function* plan(n: number, size: number, seed: number): Generator<{ kind: string;
  * Applies one planned mutation to `work` (a copy of the file with 64 spare bytes after it),
  * hands the damaged view to `check`, and restores the bytes.
  */
-function mutate(work: Uint8Array, size: number, m: { kind: string; at: number; len: number; xor: number[] }, r: () => number, check: (view: Uint8Array) => void): void {
+function mutate(
+  work: Uint8Array,
+  size: number,
+  m: { kind: string; at: number; len: number; xor: number[] },
+  r: () => number,
+  check: (view: Uint8Array) => void,
+): void {
   if (m.kind === 'truncate') return check(work.subarray(0, m.at));
   if (m.kind === 'extend') {
     for (let k = 0; k < m.len; k++) work[size + k] = Math.floor(r() * 256);
@@ -156,52 +191,66 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   const intact = createGeoLookupFromBytes(work.subarray(0, size), DATASET);
   const baseline = answers(intact);
 
-  it(`${DATASET.split('/').pop()}: truncated, extended, flipped → DataError naming the file and the problem, or identical answers`, () => {
-    const r = rng(SEED * 7 + 1);
-    for (const m of plan(RUNS, size, SEED)) {
-      mutate(work, size, m, r, (view) => {
-        const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];
-        const { outcome, message } = tryLoad(view, baseline);
-        count('world.geolookup', reserved ? 'reserved' : m.kind, outcome);
-        if (reserved) expect(outcome).toBe('same');
-        else {
-          expect(outcome, `${m.kind} at ${m.at}`).toBe('DataError');
-          expect(message).toMatch(EXPECT[m.kind]);
-        }
-      });
-    }
-    expect(Buffer.compare(work.subarray(0, size), original)).toBe(0); // every case restored its bytes
-  }, TIMEOUT);
-
-  it(`${DATASET.split('/').pop()}: flips re-sealed with a fresh checksum → DataError or well-formed answers, never a crash`, () => {
-    const r = rng(SEED * 7 + 2);
-    const payload = work.subarray(HEADER_BYTES, size);
-    const pv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-    const sections = SECTIONS.map((name, i) => ({ name, off: pv.getUint32(8 + i * 8, true), len: pv.getUint32(12 + i * 8, true) }));
-    const table = { name: 'section table', off: 0, len: 8 + SECTIONS.length * 8 };
-    const targets = [table, ...sections.filter((s) => s.len > 0)];
-    const sum = header(work).getUint32(20, true);
-    for (let i = 0; i < VALID_RUNS; i++) {
-      const t = targets[i % targets.length];
-      const len = 1 + Math.floor(r() * 2);
-      const at = t.off + Math.floor(r() * Math.max(1, t.len - len));
-      const saved = payload.slice(at, at + len);
-      for (let k = 0; k < len; k++) payload[at + k] ^= 1 + Math.floor(r() * 255);
-      header(work).setUint32(20, checksum32(payload), true);
-      try {
-        const { outcome } = tryLoad(work.subarray(0, size), baseline);
-        count('world.geolookup', `resealed ${t.name}`, outcome);
-      } finally {
-        payload.set(saved, at);
-        header(work).setUint32(20, sum, true);
+  it(
+    `${DATASET.split('/').pop()}: truncated, extended, flipped → DataError naming the file and the problem, or identical answers`,
+    () => {
+      const r = rng(SEED * 7 + 1);
+      for (const m of plan(RUNS, size, SEED)) {
+        mutate(work, size, m, r, (view) => {
+          const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];
+          const { outcome, message } = tryLoad(view, baseline);
+          count('world.geolookup', reserved ? 'reserved' : m.kind, outcome);
+          if (reserved) expect(outcome).toBe('same');
+          else {
+            expect(outcome, `${m.kind} at ${m.at}`).toBe('DataError');
+            expect(message).toMatch(EXPECT[m.kind]);
+          }
+        });
       }
-    }
-    expect(Buffer.compare(work.subarray(0, size), original)).toBe(0);
-    // Record the tally in the log; a different answer from a re-sealed file is allowed, a crash is not.
-    const c = counts['world.geolookup'];
-    const total = Object.entries(c).filter(([k]) => k.startsWith('resealed')).reduce((n, [, v]) => n + v, 0);
-    expect(total).toBe(VALID_RUNS);
-  }, TIMEOUT);
+      expect(Buffer.compare(work.subarray(0, size), original)).toBe(0); // every case restored its bytes
+    },
+    TIMEOUT,
+  );
+
+  it(
+    `${DATASET.split('/').pop()}: flips re-sealed with a fresh checksum → DataError or well-formed answers, never a crash`,
+    () => {
+      const r = rng(SEED * 7 + 2);
+      const payload = work.subarray(HEADER_BYTES, size);
+      const pv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+      const sections = SECTIONS.map((name, i) => ({
+        name,
+        off: pv.getUint32(8 + i * 8, true),
+        len: pv.getUint32(12 + i * 8, true),
+      }));
+      const table = { name: 'section table', off: 0, len: 8 + SECTIONS.length * 8 };
+      const targets = [table, ...sections.filter((s) => s.len > 0)];
+      const sum = header(work).getUint32(20, true);
+      for (let i = 0; i < VALID_RUNS; i++) {
+        const t = targets[i % targets.length];
+        const len = 1 + Math.floor(r() * 2);
+        const at = t.off + Math.floor(r() * Math.max(1, t.len - len));
+        const saved = payload.slice(at, at + len);
+        for (let k = 0; k < len; k++) payload[at + k] ^= 1 + Math.floor(r() * 255);
+        header(work).setUint32(20, checksum32(payload), true);
+        try {
+          const { outcome } = tryLoad(work.subarray(0, size), baseline);
+          count('world.geolookup', `resealed ${t.name}`, outcome);
+        } finally {
+          payload.set(saved, at);
+          header(work).setUint32(20, sum, true);
+        }
+      }
+      expect(Buffer.compare(work.subarray(0, size), original)).toBe(0);
+      // Record the tally in the log; a different answer from a re-sealed file is allowed, a crash is not.
+      const c = counts['world.geolookup'];
+      const total = Object.entries(c)
+        .filter(([k]) => k.startsWith('resealed'))
+        .reduce((n, [, v]) => n + v, 0);
+      expect(total).toBe(VALID_RUNS);
+    },
+    TIMEOUT,
+  );
 
   // Metadata that is valid JSON of the wrong shape, re-sealed: the checksum passes, so the
   // reader's own checks must refuse it (each of these once loaded, crashed or could loop).
@@ -209,11 +258,22 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     ['a null country entry', (m) => void (m.countries[0] = null), /malformed dataset/],
     ['a subdivision entry that is a number', (m) => void (m.subdivisions[5] = 42), /not a string/],
     ['a code that is a number', (m) => void (m.countries[3].code = 5), /not a string/],
-    ['a subdivision that is its own parent', (m) => void (m.subdivisions.find((x: any) => x.parent.includes('-')).parent = m.subdivisions.find((x: any) => x.parent.includes('-')).code), /own ancestor/],
-    ['a two-step parent cycle', (m) => {
-      const child = m.subdivisions.find((x: any) => x.parent.includes('-'));
-      m.subdivisions.find((x: any) => x.code === child.parent).parent = child.code;
-    }, /own ancestor/],
+    [
+      'a subdivision that is its own parent',
+      (m) =>
+        void (m.subdivisions.find((x: any) => x.parent.includes('-')).parent = m.subdivisions.find((x: any) =>
+          x.parent.includes('-'),
+        ).code),
+      /own ancestor/,
+    ],
+    [
+      'a two-step parent cycle',
+      (m) => {
+        const child = m.subdivisions.find((x: any) => x.parent.includes('-'));
+        m.subdivisions.find((x: any) => x.code === child.parent).parent = child.code;
+      },
+      /own ancestor/,
+    ],
     ['no fanouts', (m) => void (m.params.fanouts = []), /fanouts/],
     ['a fractional fanout', (m) => void (m.params.fanouts[0] = 2.5), /fanouts/],
     ['a margin that is a string', (m) => void (m.params.margin = 'x'), /margin/],
@@ -248,28 +308,40 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     return { off, bytes: work.slice(off, off + pv.getUint32(12 + i * 8, true)) };
   };
   const depth1Cases: [string, () => [number, number, number]][] = [
-    ['gridbase slot base', () => {
-      const { off, bytes } = sectionBytes('gridbase');
-      const base = new Uint32Array(bytes.buffer);
-      const cell = base.findIndex((v) => (v & GRIDBASE_SLOT_MASK) > 0);
-      return [off + cell * 4, base[cell] + 1, 4];
-    }],
-    ['gridbase region base', () => {
-      const { off, bytes } = sectionBytes('gridbase');
-      const base = new Uint32Array(bytes.buffer);
-      const cell = base.findIndex((v) => v >>> GRIDBASE_SLOT_BITS > 0);
-      return [off + cell * 4, base[cell] + (1 << GRIDBASE_SLOT_BITS), 4];
-    }],
-    ['a blockregion8 region byte', () => {
-      const { off, bytes } = sectionBytes('blockregion8');
-      const at = bytes.findIndex((v) => v < BR8_SPAN - 1);
-      return [off + at, bytes[at] + 1, 1];
-    }],
-    ['a blockregion8 slot byte', () => {
-      const { off, bytes } = sectionBytes('blockregion8');
-      const at = bytes.findIndex((v) => v >= BR8_SLOT && v < BR8_NO_COUNTRY - 1);
-      return [off + at, bytes[at] + 1, 1];
-    }],
+    [
+      'gridbase slot base',
+      () => {
+        const { off, bytes } = sectionBytes('gridbase');
+        const base = new Uint32Array(bytes.buffer);
+        const cell = base.findIndex((v) => (v & GRIDBASE_SLOT_MASK) > 0);
+        return [off + cell * 4, base[cell] + 1, 4];
+      },
+    ],
+    [
+      'gridbase region base',
+      () => {
+        const { off, bytes } = sectionBytes('gridbase');
+        const base = new Uint32Array(bytes.buffer);
+        const cell = base.findIndex((v) => v >>> GRIDBASE_SLOT_BITS > 0);
+        return [off + cell * 4, base[cell] + (1 << GRIDBASE_SLOT_BITS), 4];
+      },
+    ],
+    [
+      'a blockregion8 region byte',
+      () => {
+        const { off, bytes } = sectionBytes('blockregion8');
+        const at = bytes.findIndex((v) => v < BR8_SPAN - 1);
+        return [off + at, bytes[at] + 1, 1];
+      },
+    ],
+    [
+      'a blockregion8 slot byte',
+      () => {
+        const { off, bytes } = sectionBytes('blockregion8');
+        const at = bytes.findIndex((v) => v >= BR8_SLOT && v < BR8_NO_COUNTRY - 1);
+        return [off + at, bytes[at] + 1, 1];
+      },
+    ],
   ];
   it.each(depth1Cases)('re-sealed %s moved by one → DataError naming the depth-1 entry', (_name, find) => {
     const [at, value, width] = find();
@@ -287,18 +359,24 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   // A mixed sub-cell's codes are found by counting: a slot's subcodes index, or a sub-cell code
   // turned mixed, would make lookups read another cell's codes (or past the section).
   const subcodeCases: [string, () => [number, number]][] = [
-    ['a slot\'s subcodes index', () => {
-      const { off, bytes } = sectionBytes('slots');
-      const words = new Uint32Array(bytes.buffer);
-      const w = words.findIndex((v, i) => i % SLOT_WORDS === 3 && v > 0);
-      return [off + w * 4, words[w] + 1];
-    }],
-    ['a sub-cell code turned mixed', () => {
-      const { off, bytes } = sectionBytes('slots');
-      const words = new Uint32Array(bytes.buffer);
-      const w = words.findIndex((v, i) => i % SLOT_WORDS >= 4 && (v & 3) !== 3);
-      return [off + w * 4, words[w] | 3];
-    }],
+    [
+      "a slot's subcodes index",
+      () => {
+        const { off, bytes } = sectionBytes('slots');
+        const words = new Uint32Array(bytes.buffer);
+        const w = words.findIndex((v, i) => i % SLOT_WORDS === 3 && v > 0);
+        return [off + w * 4, words[w] + 1];
+      },
+    ],
+    [
+      'a sub-cell code turned mixed',
+      () => {
+        const { off, bytes } = sectionBytes('slots');
+        const words = new Uint32Array(bytes.buffer);
+        const w = words.findIndex((v, i) => i % SLOT_WORDS >= 4 && (v & 3) !== 3);
+        return [off + w * 4, words[w] | 3];
+      },
+    ],
   ];
   it.each(subcodeCases)('re-sealed %s changed → DataError naming the slots', (_name, find) => {
     const [at, value] = find();
@@ -309,49 +387,59 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
     const { outcome, message } = tryLoad(copy, baseline);
     expect(outcome).toBe('DataError');
-    expect(message).toMatch(/slot \d+ names a region out of range or misplaces its sub-cell codes|the slots name \d+ mixed sub-cells/);
+    expect(message).toMatch(
+      /slot \d+ names a region out of range or misplaces its sub-cell codes|the slots name \d+ mixed sub-cells/,
+    );
   });
 
   it('a big-endian host is refused with its own DataError, not a checksum mismatch', () => {
     expect(hostLittleEndian).toBe(true); // this machine: the check lets datasets through
     expect(() => checkByteOrder(true, 'world.geolookup')).not.toThrow();
     expect(() => checkByteOrder(false, 'world.geolookup')).toThrow(DataError);
-    expect(() => checkByteOrder(false, 'world.geolookup')).toThrow(/^world\.geolookup: this host is big-endian; geolookup datasets are little-endian/);
+    expect(() => checkByteOrder(false, 'world.geolookup')).toThrow(
+      /^world\.geolookup: this host is big-endian; geolookup datasets are little-endian/,
+    );
   });
 
   it('damage reported through a file path names that path', () => {
     const bad = Buffer.from(original.subarray(0, 4096));
     const file = join(tmp, 'damaged.geolookup');
     writeFileSync(file, bad);
-    expect(() => createGeoLookup(file)).toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*truncated`));
+    expect(() => createGeoLookup(file)).toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*truncated`),
+    );
   });
 
-  it(`${FEATURES.split('/').pop()}: the container reader refuses every unchecked mutation but the reserved bytes`, () => {
-    const orig = readFileSync(FEATURES);
-    const fsize = orig.length;
-    const fwork = new Uint8Array(new ArrayBuffer(fsize + 64));
-    fwork.set(orig);
-    const intactPayload = unwrapPayload(fwork.subarray(0, fsize), KIND_FEATURES, FEATURES).slice();
-    const r = rng(SEED * 7 + 3);
-    for (const m of plan(RUNS, fsize, SEED + 1)) {
-      mutate(fwork, fsize, m, r, (view) => {
-        const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];
-        let payload: Uint8Array | undefined;
-        try {
-          payload = unwrapPayload(view, KIND_FEATURES, FEATURES);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DataError);
-          expect((e as Error).message.startsWith(`${FEATURES}: `)).toBe(true);
-          expect((e as Error).message).toMatch(EXPECT[m.kind]);
-          expect(reserved).toBe(false);
-          count('world.geobuf', m.kind, 'DataError');
-          return;
-        }
-        expect(reserved, `${m.kind} at ${m.at} was accepted`).toBe(true);
-        expect(Buffer.compare(payload, intactPayload)).toBe(0);
-        count('world.geobuf', 'reserved', 'same');
-      });
-    }
-    expect(Buffer.compare(fwork.subarray(0, fsize), orig)).toBe(0);
-  }, TIMEOUT);
+  it(
+    `${FEATURES.split('/').pop()}: the container reader refuses every unchecked mutation but the reserved bytes`,
+    () => {
+      const orig = readFileSync(FEATURES);
+      const fsize = orig.length;
+      const fwork = new Uint8Array(new ArrayBuffer(fsize + 64));
+      fwork.set(orig);
+      const intactPayload = unwrapPayload(fwork.subarray(0, fsize), KIND_FEATURES, FEATURES).slice();
+      const r = rng(SEED * 7 + 3);
+      for (const m of plan(RUNS, fsize, SEED + 1)) {
+        mutate(fwork, fsize, m, r, (view) => {
+          const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];
+          let payload: Uint8Array | undefined;
+          try {
+            payload = unwrapPayload(view, KIND_FEATURES, FEATURES);
+          } catch (e) {
+            expect(e).toBeInstanceOf(DataError);
+            expect((e as Error).message.startsWith(`${FEATURES}: `)).toBe(true);
+            expect((e as Error).message).toMatch(EXPECT[m.kind]);
+            expect(reserved).toBe(false);
+            count('world.geobuf', m.kind, 'DataError');
+            return;
+          }
+          expect(reserved, `${m.kind} at ${m.at} was accepted`).toBe(true);
+          expect(Buffer.compare(payload, intactPayload)).toBe(0);
+          count('world.geobuf', 'reserved', 'same');
+        });
+      }
+      expect(Buffer.compare(fwork.subarray(0, fsize), orig)).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -8,8 +8,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  countries, countryFromGps, datasetInfo, GeoLookupError, isInCountry, isInSubdivision, NotFoundError, PROBLEM_TYPES,
-  subdivisionFromGps, subdivisions, tryCountryFromGps, trySubdivisionFromGps, ValidationError,
+  countries,
+  countryFromGps,
+  datasetInfo,
+  GeoLookupError,
+  isInCountry,
+  isInSubdivision,
+  NotFoundError,
+  PROBLEM_TYPES,
+  subdivisionFromGps,
+  subdivisions,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+  ValidationError,
 } from '../../src/index.js';
 import { cityPoints } from '../../bench/points.js';
 import { anyArgument, codes, spell, unwrap } from '../support/fuzz-values.js';
@@ -56,7 +67,8 @@ function expectCoordinates(lat: unknown, lon: unknown, invalid: string[]): Expec
 /** A subdivision code and its ancestors (the chain isInSubdivision accepts). */
 function ancestry(code: string | null): Set<string> {
   const out = new Set<string>();
-  for (let c = code ?? undefined; c !== undefined && subdivisionByCode.has(c); c = subdivisionByCode.get(c)!.parent) out.add(c);
+  for (let c = code ?? undefined; c !== undefined && subdivisionByCode.has(c); c = subdivisionByCode.get(c)!.parent)
+    out.add(c);
   return out;
 }
 
@@ -102,7 +114,9 @@ function checkProblem(e: unknown, status: 400 | 404, fields?: string[]): void {
     expect(p).toMatchObject({ type: PROBLEM_TYPES.validation, title: 'Bad Request', status: 400 });
     expect(Object.keys(p.errors ?? {}).sort()).toEqual([...fields!].sort());
     for (const list of Object.values(p.errors!)) {
-      expect(Array.isArray(list) && list.length > 0 && list.every((m) => typeof m === 'string' && m.length > 0)).toBe(true);
+      expect(Array.isArray(list) && list.length > 0 && list.every((m) => typeof m === 'string' && m.length > 0)).toBe(
+        true,
+      );
     }
   } else {
     expect(err).toBeInstanceOf(NotFoundError);
@@ -123,22 +137,48 @@ function check(call: () => unknown, expected: (o: { value?: unknown; error?: unk
 // Position-aware arguments: mostly valid coordinates (a third near cities, so on land) and
 // code-like strings, with any value at all mixed in; plus argument lists of any length.
 const cities = cityPoints(5000, 8);
-const city = fc.tuple(fc.nat(cities.lat.length - 1), fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }));
+const city = fc.tuple(
+  fc.nat(cities.lat.length - 1),
+  fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+  fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+);
 const coordinateArg = (which: 'lat' | 'lon', limit: number) => {
-  const num = fc.oneof(fc.double({ min: -limit, max: limit, noNaN: true }), city.map(([i, a, b]) => Math.max(-limit, Math.min(limit, which === 'lat' ? cities.lat[i] + a : cities.lon[i] + b))));
+  const num = fc.oneof(
+    fc.double({ min: -limit, max: limit, noNaN: true }),
+    city.map(([i, a, b]) => Math.max(-limit, Math.min(limit, which === 'lat' ? cities.lat[i] + a : cities.lon[i] + b))),
+  );
   return fc.oneof({ weight: 4, arbitrary: num }, { weight: 3, arbitrary: spell(num) }, { weight: 3, arbitrary: arg });
 };
 /** A latitude/longitude pair that keeps city pairs together, so valid pairs often land on land. */
 const pair = fc.oneof(
   fc.tuple(coordinateArg('lat', 90), coordinateArg('lon', 180)),
-  fc.tuple(city, fc.boolean()).map(([[i, a, b], s]) => (s ? [(cities.lat[i] + a).toFixed(5), (cities.lon[i] + b).toFixed(5)] : [cities.lat[i] + a, cities.lon[i] + b])),
+  fc
+    .tuple(city, fc.boolean())
+    .map(([[i, a, b], s]) =>
+      s ? [(cities.lat[i] + a).toFixed(5), (cities.lon[i] + b).toFixed(5)] : [cities.lat[i] + a, cities.lon[i] + b],
+    ),
 );
-const code = (own: string[]) => fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...own) }, { weight: 4, arbitrary: codeArb }, { weight: 1, arbitrary: arg });
+const code = (own: string[]) =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...own) },
+    { weight: 4, arbitrary: codeArb },
+    { weight: 1, arbitrary: arg },
+  );
 const extra = fc.array(arg, { maxLength: 2 });
 const anyList = fc.array(arg, { maxLength: 4 });
-const pairArgs = fc.oneof({ weight: 4, arbitrary: fc.tuple(pair, extra).map(([p, e]) => [...p, ...e]) }, { weight: 1, arbitrary: anyList }).map((l) => l.map(unwrap));
+const pairArgs = fc
+  .oneof(
+    { weight: 4, arbitrary: fc.tuple(pair, extra).map(([p, e]) => [...p, ...e]) },
+    { weight: 1, arbitrary: anyList },
+  )
+  .map((l) => l.map(unwrap));
 const codeArgs = (own: string[]) =>
-  fc.oneof({ weight: 4, arbitrary: fc.tuple(code(own), pair, extra).map(([c, p, e]) => [c, ...p, ...e]) }, { weight: 1, arbitrary: anyList }).map((l) => l.map(unwrap));
+  fc
+    .oneof(
+      { weight: 4, arbitrary: fc.tuple(code(own), pair, extra).map(([c, p, e]) => [c, ...p, ...e]) },
+      { weight: 1, arbitrary: anyList },
+    )
+    .map((l) => l.map(unwrap));
 const params = { numRuns: RUNS, seed: SEED };
 /** Per-test time limit: long opt-in runs scale it (about 0.5 ms per case on a busy machine). */
 const TIMEOUT = Math.max(120_000, RUNS * 0.5);
@@ -147,103 +187,137 @@ describe(`library fuzz (${RUNS} cases per property, seed ${SEED})`, () => {
   it.each([
     ['countryFromGps', countryFromGps, false],
     ['tryCountryFromGps', tryCountryFromGps, true],
-  ] as const)('%s(any, any)', (_name, fn, nullable) => {
-    fc.assert(
-      fc.property(pairArgs, (a) => {
-        const exp = expectCoordinates(a[0], a[1], []);
-        check(() => (fn as (...x: unknown[]) => unknown)(...a), (o) => {
-          if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
-          const truth = tryCountryFromGps(exp.lat, exp.lon); // the numeric answer for the spelled numbers
-          if (truth === null) {
-            if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
-            else checkProblem(o.error, 404);
-          } else {
-            expect(o.error).toBeUndefined();
-            expect(o.value).toBe(truth);
-            expect(coveredCountries.has(truth)).toBe(true);
-          }
-        });
-      }),
-      params,
-    );
-  }, TIMEOUT);
+  ] as const)(
+    '%s(any, any)',
+    (_name, fn, nullable) => {
+      fc.assert(
+        fc.property(pairArgs, (a) => {
+          const exp = expectCoordinates(a[0], a[1], []);
+          check(
+            () => (fn as (...x: unknown[]) => unknown)(...a),
+            (o) => {
+              if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
+              const truth = tryCountryFromGps(exp.lat, exp.lon); // the numeric answer for the spelled numbers
+              if (truth === null) {
+                if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
+                else checkProblem(o.error, 404);
+              } else {
+                expect(o.error).toBeUndefined();
+                expect(o.value).toBe(truth);
+                expect(coveredCountries.has(truth)).toBe(true);
+              }
+            },
+          );
+        }),
+        params,
+      );
+    },
+    TIMEOUT,
+  );
 
   it.each([
     ['subdivisionFromGps', subdivisionFromGps, false],
     ['trySubdivisionFromGps', trySubdivisionFromGps, true],
-  ] as const)('%s(any, any)', (_name, fn, nullable) => {
-    fc.assert(
-      fc.property(pairArgs, (a) => {
-        const exp = expectCoordinates(a[0], a[1], []);
-        check(() => (fn as (...x: unknown[]) => unknown)(...a), (o) => {
-          if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
-          const truth = trySubdivisionFromGps(exp.lat, exp.lon);
-          if (truth === null) {
-            if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
-            else checkProblem(o.error, 404);
-          } else {
-            expect(o.error).toBeUndefined();
-            expect(o.value).toBe(truth);
-            const info = subdivisionByCode.get(truth);
-            expect(info?.covered).toBe(true);
-            // The subdivision belongs to the country the country layer answers.
-            expect(alpha2To3.get(info!.country)).toBe(tryCountryFromGps(exp.lat, exp.lon));
-          }
-        });
-      }),
-      params,
-    );
-  }, TIMEOUT);
+  ] as const)(
+    '%s(any, any)',
+    (_name, fn, nullable) => {
+      fc.assert(
+        fc.property(pairArgs, (a) => {
+          const exp = expectCoordinates(a[0], a[1], []);
+          check(
+            () => (fn as (...x: unknown[]) => unknown)(...a),
+            (o) => {
+              if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
+              const truth = trySubdivisionFromGps(exp.lat, exp.lon);
+              if (truth === null) {
+                if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
+                else checkProblem(o.error, 404);
+              } else {
+                expect(o.error).toBeUndefined();
+                expect(o.value).toBe(truth);
+                const info = subdivisionByCode.get(truth);
+                expect(info?.covered).toBe(true);
+                // The subdivision belongs to the country the country layer answers.
+                expect(alpha2To3.get(info!.country)).toBe(tryCountryFromGps(exp.lat, exp.lon));
+              }
+            },
+          );
+        }),
+        params,
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('isInCountry(any, any, any)', () => {
-    fc.assert(
-      fc.property(codeArgs([...countryCodes]), (a) => {
-        const invalid: string[] = countryShape(a[0]) ? [] : ['countryCode'];
-        const exp = expectCoordinates(a[1], a[2], invalid);
-        check(() => (isInCountry as (...x: unknown[]) => unknown)(...a), (o) => {
-          if ('invalid' in exp) {
-            checkProblem(o.error, 400, exp.invalid);
-            // An alpha-2 code is refused with the alpha-3 to use instead.
-            const a3 = typeof a[0] === 'string' && /^[A-Za-z]{2}$/.test(a[0]) ? alpha2To3.get(a[0].toUpperCase()) : undefined;
-            if (a3) expect((o.error as ValidationError).errors.countryCode!.join(' ')).toContain(a3);
-            return;
-          }
-          const code = (a[0] as string).toUpperCase();
-          if (!countryCodes.has(code)) return checkProblem(o.error, 404);
-          expect(o.error).toBeUndefined();
-          expect(o.value).toBe(tryCountryFromGps(exp.lat, exp.lon) === code);
-        });
-      }),
-      params,
-    );
-  }, TIMEOUT);
+  it(
+    'isInCountry(any, any, any)',
+    () => {
+      fc.assert(
+        fc.property(codeArgs([...countryCodes]), (a) => {
+          const invalid: string[] = countryShape(a[0]) ? [] : ['countryCode'];
+          const exp = expectCoordinates(a[1], a[2], invalid);
+          check(
+            () => (isInCountry as (...x: unknown[]) => unknown)(...a),
+            (o) => {
+              if ('invalid' in exp) {
+                checkProblem(o.error, 400, exp.invalid);
+                // An alpha-2 code is refused with the alpha-3 to use instead.
+                const a3 =
+                  typeof a[0] === 'string' && /^[A-Za-z]{2}$/.test(a[0])
+                    ? alpha2To3.get(a[0].toUpperCase())
+                    : undefined;
+                if (a3) expect((o.error as ValidationError).errors.countryCode!.join(' ')).toContain(a3);
+                return;
+              }
+              const code = (a[0] as string).toUpperCase();
+              if (!countryCodes.has(code)) return checkProblem(o.error, 404);
+              expect(o.error).toBeUndefined();
+              expect(o.value).toBe(tryCountryFromGps(exp.lat, exp.lon) === code);
+            },
+          );
+        }),
+        params,
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('isInSubdivision(any, any, any)', () => {
-    fc.assert(
-      fc.property(codeArgs([...subdivisionByCode.keys(), ...Object.keys(aliases)]), (a) => {
-        const invalid: string[] = subdivisionShape(a[0]) ? [] : ['subdivisionCode'];
-        const exp = expectCoordinates(a[1], a[2], invalid);
-        check(() => (isInSubdivision as (...x: unknown[]) => unknown)(...a), (o) => {
-          if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
-          const code = (a[0] as string).toUpperCase();
-          if (Object.hasOwn(aliases, code)) {
-            expect(o.error).toBeUndefined();
-            expect(o.value).toBe(tryCountryFromGps(exp.lat, exp.lon) === aliases[code]);
-          } else if (subdivisionByCode.get(code)?.covered) {
-            expect(o.error).toBeUndefined();
-            expect(o.value).toBe(ancestry(trySubdivisionFromGps(exp.lat, exp.lon)).has(code));
-          } else checkProblem(o.error, 404);
-        });
-      }),
-      params,
-    );
-  }, TIMEOUT);
+  it(
+    'isInSubdivision(any, any, any)',
+    () => {
+      fc.assert(
+        fc.property(codeArgs([...subdivisionByCode.keys(), ...Object.keys(aliases)]), (a) => {
+          const invalid: string[] = subdivisionShape(a[0]) ? [] : ['subdivisionCode'];
+          const exp = expectCoordinates(a[1], a[2], invalid);
+          check(
+            () => (isInSubdivision as (...x: unknown[]) => unknown)(...a),
+            (o) => {
+              if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
+              const code = (a[0] as string).toUpperCase();
+              if (Object.hasOwn(aliases, code)) {
+                expect(o.error).toBeUndefined();
+                expect(o.value).toBe(tryCountryFromGps(exp.lat, exp.lon) === aliases[code]);
+              } else if (subdivisionByCode.get(code)?.covered) {
+                expect(o.error).toBeUndefined();
+                expect(o.value).toBe(ancestry(trySubdivisionFromGps(exp.lat, exp.lon)).has(code));
+              } else checkProblem(o.error, 404);
+            },
+          );
+        }),
+        params,
+      );
+    },
+    TIMEOUT,
+  );
 
   it('no single call came near a hang', () => {
     expect(slowest).toBeLessThan(HANG_MS);
     const total = [...tally.values()].reduce((a, b) => a + b, 0);
-    console.log(`library fuzz: ${total} calls (each made twice), outcomes ${JSON.stringify(Object.fromEntries(tally))}, slowest ${slowest.toFixed(2)} ms`);
+    console.log(
+      `library fuzz: ${total} calls (each made twice), outcomes ${JSON.stringify(Object.fromEntries(tally))}, slowest ${slowest.toFixed(2)} ms`,
+    );
     // Answers (string, boolean, null) and both error kinds all occur in a sizeable share.
-    for (const k of ['string', 'boolean', 'ValidationError', 'NotFoundError']) expect(tally.get(k) ?? 0).toBeGreaterThan(total / 50);
+    for (const k of ['string', 'boolean', 'ValidationError', 'NotFoundError'])
+      expect(tally.get(k) ?? 0).toBeGreaterThan(total / 50);
   });
 });

@@ -2,8 +2,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  countries, countryFromGps, GeoLookupError, isInCountry, isInSubdivision, subdivisionFromGps, subdivisions,
-  tryCountryFromGps, trySubdivisionFromGps, ValidationError,
+  countries,
+  countryFromGps,
+  GeoLookupError,
+  isInCountry,
+  isInSubdivision,
+  subdivisionFromGps,
+  subdivisions,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+  ValidationError,
 } from '../../src/index.js';
 import { parsePair, quickCoordinate } from '../../src/lookup/validate.js';
 
@@ -11,7 +19,9 @@ const lat = fc.double({ min: -90, max: 90, noNaN: true });
 const lon = fc.double({ min: -180, max: 180, noNaN: true });
 const alpha2Of = new Map(countries().map((c) => [c.code, c.alpha2]));
 const parentOf = new Map(subdivisions().map((s) => [s.code, s.parent]));
-const coveredCountries = countries().filter((c) => c.covered).map((c) => c.code);
+const coveredCountries = countries()
+  .filter((c) => c.covered)
+  .map((c) => c.code);
 const runs = Number(process.env.PROPERTY_RUNS ?? 200_000);
 
 describe('invariants over random points', () => {
@@ -69,7 +79,8 @@ describe('invariants over random points', () => {
   it('numbers and their decimal strings give the same answer', () => {
     fc.assert(
       fc.property(lat, lon, (a, b) => {
-        const sa = a.toFixed(6), sb = b.toFixed(6);
+        const sa = a.toFixed(6),
+          sb = b.toFixed(6);
         expect(tryCountryFromGps(sa, sb)).toBe(tryCountryFromGps(Number(sa), Number(sb)));
       }),
       { numRuns: runs / 10 },
@@ -83,7 +94,22 @@ describe('any input, any position', () => {
     fc.string(),
     fc.double(),
     fc.bigInt(),
-    fc.constantFrom('-0', '1e2', '.5', '5.', ' 1', '1 ', '\u20281', '9'.repeat(1000), '__proto__', 'constructor', 'toString', Symbol('x'), { valueOf: () => 1 }, { toString: () => '1' }),
+    fc.constantFrom(
+      '-0',
+      '1e2',
+      '.5',
+      '5.',
+      ' 1',
+      '1 ',
+      '\u20281',
+      '9'.repeat(1000),
+      '__proto__',
+      'constructor',
+      'toString',
+      Symbol('x'),
+      { valueOf: () => 1 },
+      { toString: () => '1' },
+    ),
   );
   it('returns a well-formed answer or throws a typed error with a problem record', () => {
     fc.assert(
@@ -121,7 +147,31 @@ describe('the quick coordinate check accepts exactly what the full validator acc
     fc.string({ maxLength: 80 }),
     fc.double().map(String),
     fc.double(),
-    fc.constantFrom(NaN, Infinity, -Infinity, -0, 90, -90, 180, -180, 90.0000001, '90', '-180', '180.', '.5', '-.5', '5.', '-0', '00012.5', '1'.repeat(70), ' 1', '1 ', '', null, undefined),
+    fc.constantFrom(
+      NaN,
+      Infinity,
+      -Infinity,
+      -0,
+      90,
+      -90,
+      180,
+      -180,
+      90.0000001,
+      '90',
+      '-180',
+      '180.',
+      '.5',
+      '-.5',
+      '5.',
+      '-0',
+      '00012.5',
+      '1'.repeat(70),
+      ' 1',
+      '1 ',
+      '',
+      null,
+      undefined,
+    ),
   );
   it('on random strings and numbers, for both limits', () => {
     fc.assert(

@@ -6,7 +6,12 @@
 // (a remap entry on the wrong feature, a lost source) fails here.
 import { describe, expect, it } from 'vitest';
 import { countries, subdivisions, tryCountryFromGps, trySubdivisionFromGps } from '../../src/index.js';
-import { accuracy, parentOf as parentTable, subdivisionAccuracy, subdivisionConsistency } from '../../bench/accuracy-lib.js';
+import {
+  accuracy,
+  parentOf as parentTable,
+  subdivisionAccuracy,
+  subdivisionConsistency,
+} from '../../bench/accuracy-lib.js';
 
 const parentOf = parentTable(subdivisions());
 

@@ -24,7 +24,15 @@ interface Feature {
   geometry: { coordinates: Position[][][] };
 }
 
-const fc = decode(new Pbf(unwrapPayload(readFileSync(join(__dirname, '..', '..', 'dist-data', 'world.geobuf')), KIND_FEATURES, 'world.geobuf'))) as unknown as { features: Feature[] };
+const fc = decode(
+  new Pbf(
+    unwrapPayload(
+      readFileSync(join(__dirname, '..', '..', 'dist-data', 'world.geobuf')),
+      KIND_FEATURES,
+      'world.geobuf',
+    ),
+  ),
+) as unknown as { features: Feature[] };
 const subFeatures = fc.features.filter((f) => f.properties.layer === 'subdivision');
 const withSubdivisions = new Set(subFeatures.map((f) => f.properties.country));
 
@@ -44,7 +52,13 @@ for (const f of subFeatures) {
   }
 }
 const segIndex = new Flatbush(segCode.length);
-for (let i = 0; i < segCode.length; i++) segIndex.add(Math.min(segs[4 * i], segs[4 * i + 2]), Math.min(segs[4 * i + 1], segs[4 * i + 3]), Math.max(segs[4 * i], segs[4 * i + 2]), Math.max(segs[4 * i + 1], segs[4 * i + 3]));
+for (let i = 0; i < segCode.length; i++)
+  segIndex.add(
+    Math.min(segs[4 * i], segs[4 * i + 2]),
+    Math.min(segs[4 * i + 1], segs[4 * i + 3]),
+    Math.max(segs[4 * i], segs[4 * i + 2]),
+    Math.max(segs[4 * i + 1], segs[4 * i + 3]),
+  );
 segIndex.finish();
 const polyIndex = new Flatbush(polys.length);
 for (const { poly } of polys) {
@@ -56,7 +70,9 @@ polyIndex.finish();
 
 /** Whether any subdivision polygon of `country` holds the point (boundary counts as inside). */
 function inSomeSubdivision(country: string, lon: number, lat: number): boolean {
-  return polyIndex.search(lon, lat, lon, lat).some((i) => polys[i].country === country && pip([lon, lat], polys[i].poly) !== false);
+  return polyIndex
+    .search(lon, lat, lon, lat)
+    .some((i) => polys[i].country === country && pip([lon, lat], polys[i].poly) !== false);
 }
 
 /** Km from the point to each subdivision of `country` with a segment within `km` (the build's local equirectangular frame). */
@@ -68,9 +84,12 @@ function distances(country: string, lon: number, lat: number, km: number): Map<s
   for (const id of segIndex.search(lon - rx, lat - ry, lon + rx, lat + ry)) {
     const code = segCode[id];
     if (!ownedBy(code, country)) continue;
-    const ax = (segs[4 * id] - lon) * cos, ay = segs[4 * id + 1] - lat;
-    const bx = (segs[4 * id + 2] - lon) * cos, by = segs[4 * id + 3] - lat;
-    const dx = bx - ax, dy = by - ay;
+    const ax = (segs[4 * id] - lon) * cos,
+      ay = segs[4 * id + 1] - lat;
+    const bx = (segs[4 * id + 2] - lon) * cos,
+      by = segs[4 * id + 3] - lat;
+    const dx = bx - ax,
+      dy = by - ay;
     const len2 = dx * dx + dy * dy;
     const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
     const d = Math.hypot(ax + t * dx, ay + t * dy) * KM_PER_DEG;
@@ -104,7 +123,8 @@ describe('coastal gaps', () => {
       // ISO code matches (the remap table leaves it without one, and world.geobuf without a feature).
       if (got === null) continue;
       const answered = near.get(got) ?? Infinity;
-      if (!(answered <= nearest + slackKm)) bad.push(`(${lat}, ${lon}) ${country}: ${got} at ${answered.toFixed(2)} km, nearest ${nearest.toFixed(2)} km`);
+      if (!(answered <= nearest + slackKm))
+        bad.push(`(${lat}, ${lon}) ${country}: ${got} at ${answered.toFixed(2)} km, nearest ${nearest.toFixed(2)} km`);
     }
     return { gaps, bad };
   }

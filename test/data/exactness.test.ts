@@ -13,7 +13,7 @@ import { preload, tryCountryFromGps } from '../../src/index.js';
 import { rng, spherePoints } from '../../bench/points.js';
 
 /** Largest leaf cell is 1/8°; its Uint16 grid moves a vertex by at most half a step per axis. */
-const QUANT_BOUND_M = (0.5 * Math.SQRT2 * ((1 + 2 / 64) / 8 / 65535)) * 111_195;
+const QUANT_BOUND_M = 0.5 * Math.SQRT2 * ((1 + 2 / 64) / 8 / 65535) * 111_195;
 const RANDOM = Number(process.env.EXACT_RANDOM ?? 200_000);
 const NEAR = Number(process.env.EXACT_NEAR ?? 60_000);
 // Larger opt-in runs: EXACT_RANDOM=1000000 EXACT_NEAR=1000000 npx vitest run test/exactness.test.ts
@@ -55,9 +55,12 @@ function distanceToBoundary(lat: number, lon: number): number {
     for (const r of src.countryParts[id].rings) {
       const n = r.length >> 1;
       for (let i = 0, j = n - 1; i < n; j = i++) {
-        const ax = (r[2 * j] - lon) * cos, ay = r[2 * j + 1] - lat;
-        const bx = (r[2 * i] - lon) * cos, by = r[2 * i + 1] - lat;
-        const dx = bx - ax, dy = by - ay;
+        const ax = (r[2 * j] - lon) * cos,
+          ay = r[2 * j + 1] - lat;
+        const bx = (r[2 * i] - lon) * cos,
+          by = r[2 * i + 1] - lat;
+        const dx = bx - ax,
+          dy = by - ay;
         const l2 = dx * dx + dy * dy;
         const t = l2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / l2)) : 0;
         best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy) * 111_195);
@@ -84,7 +87,8 @@ function compare(lat: Float64Array, lon: Float64Array): { differences: number; b
     if (got !== want) {
       differences++;
       const d = distanceToBoundary(lat[i], lon[i]);
-      if (d > QUANT_BOUND_M) beyondBound.push(`${lat[i]},${lon[i]}: got ${got}, oracle ${want}, ${d.toFixed(3)} m from a boundary`);
+      if (d > QUANT_BOUND_M)
+        beyondBound.push(`${lat[i]},${lon[i]}: got ${got}, oracle ${want}, ${d.toFixed(3)} m from a boundary`);
     }
   }
   return { differences, beyondBound };
@@ -109,7 +113,10 @@ describe('fast path = brute force', () => {
       const d = (r() * 100) / 111_195;
       const a = r() * 2 * Math.PI;
       lat[i] = Math.max(-90, Math.min(90, ring[2 * k + 1] + d * Math.sin(a)));
-      lon[i] = Math.max(-180, Math.min(180, ring[2 * k] + (d * Math.cos(a)) / Math.max(0.01, Math.cos((lat[i] * Math.PI) / 180))));
+      lon[i] = Math.max(
+        -180,
+        Math.min(180, ring[2 * k] + (d * Math.cos(a)) / Math.max(0.01, Math.cos((lat[i] * Math.PI) / 180))),
+      );
     }
     const res = compare(lat, lon);
     expect(res.beyondBound).toEqual([]);

@@ -25,7 +25,8 @@ describe('index structure', () => {
         if (e >>> 30 === 1) walk(e & 0x3fffffff, depth + 1, `${where}/${k}`);
         else if (e >>> 30 === 0) {
           entries++;
-          if (ds.blockCountry[off + k] !== uniformOf(e)) bad.push(`${where}/${k}: region ${e}, blockcountry ${ds.blockCountry[off + k]}`);
+          if (ds.blockCountry[off + k] !== uniformOf(e))
+            bad.push(`${where}/${k}: region ${e}, blockcountry ${ds.blockCountry[off + k]}`);
         }
       }
     };
@@ -35,7 +36,8 @@ describe('index structure', () => {
       if (e >>> 30 === 1) walk(e & 0x3fffffff, 0, where);
       else if (e >>> 30 === 0) {
         entries++;
-        if (ds.gridCountry[cell] !== uniformOf(e)) bad.push(`${where}: region ${e}, gridcountry ${ds.gridCountry[cell]}`);
+        if (ds.gridCountry[cell] !== uniformOf(e))
+          bad.push(`${where}: region ${e}, gridcountry ${ds.gridCountry[cell]}`);
       }
     }
     expect(entries).toBeGreaterThan(900_000);

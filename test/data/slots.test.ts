@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';
 import { locator, evalRecord, tableRegion } from '../../src/lookup/locate.js';
-import { GRIDBASE_SLOT_MASK, mixedCodes, NO_REGION16, SLOT_GRID, SLOT_MIXED, SLOT_WORDS, SUB_GRID } from '../../src/format/layout.js';
+import {
+  GRIDBASE_SLOT_MASK,
+  mixedCodes,
+  NO_REGION16,
+  SLOT_GRID,
+  SLOT_MIXED,
+  SLOT_WORDS,
+  SUB_GRID,
+} from '../../src/format/layout.js';
 import { rng } from '../../bench/points.js';
 
 const ds = readDataset(readFileSync(new URL('../../dist-data/world.geolookup', import.meta.url)));
@@ -30,7 +38,11 @@ function slots(): Slot[] {
     for (let k = 0; k < f0 * f0; k++) {
       const r = ds.blockRegion[(e & 0x3fffffff) + k];
       if (r === NO_REGION16 || r < regionCount) continue;
-      out.push({ ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + r - regionCount, west: (cell % 360) - 180 + (k % f0) / f0, south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0 });
+      out.push({
+        ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + r - regionCount,
+        west: (cell % 360) - 180 + (k % f0) / f0,
+        south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0,
+      });
     }
   }
   return out;
@@ -75,12 +87,15 @@ function byRings(ordinal: number, lat: number, lon: number): number {
 describe('record slots', () => {
   const all = slots();
 
-  it('cover the depth-1 record children, and most sub-cells and mixed sub-cells\' parts have a table answer', () => {
+  it("cover the depth-1 record children, and most sub-cells and mixed sub-cells' parts have a table answer", () => {
     expect(all.length * SLOT_WORDS).toBe(ds.slots.length);
     let answered = 0;
     let mixed = 0;
-    for (const { ordinal } of all) for (let c = 0; c < SLOT_GRID * SLOT_GRID; c++) if (tableAnswer(ordinal, c % SLOT_GRID, Math.floor(c / SLOT_GRID)) >= 0) answered++;
-    for (let w = 0; w < ds.slots.length; w += SLOT_WORDS) for (let k = 4; k < SLOT_WORDS; k++) mixed += mixedCodes(ds.slots[w + k]);
+    for (const { ordinal } of all)
+      for (let c = 0; c < SLOT_GRID * SLOT_GRID; c++)
+        if (tableAnswer(ordinal, c % SLOT_GRID, Math.floor(c / SLOT_GRID)) >= 0) answered++;
+    for (let w = 0; w < ds.slots.length; w += SLOT_WORDS)
+      for (let k = 4; k < SLOT_WORDS; k++) mixed += mixedCodes(ds.slots[w + k]);
     expect(answered / (all.length * SLOT_GRID * SLOT_GRID)).toBeGreaterThan(0.5);
     expect(mixed).toBe(ds.subcodes.length);
     let subAnswered = 0;
@@ -103,7 +118,8 @@ describe('record slots', () => {
           checked++;
           const got = locate(lat, lon);
           const want = byRings(ordinal, lat, lon);
-          if ((got !== want || table !== want) && wrong.length < 10) wrong.push(`${lat},${lon}: lookup ${got}, table ${table}, rings ${want}`);
+          if ((got !== want || table !== want) && wrong.length < 10)
+            wrong.push(`${lat},${lon}: lookup ${got}, table ${table}, rings ${want}`);
         }
       }
     };

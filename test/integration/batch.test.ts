@@ -26,7 +26,9 @@ beforeAll(() => {
   let stale = true;
   try {
     const t = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
-    stale = statSync(built).mtimeMs < 0 || readdirSync(join(root, 'src')).some((f) => f.endsWith('.ts') && statSync(join(root, 'src', f)).mtimeMs > t);
+    stale =
+      statSync(built).mtimeMs < 0 ||
+      readdirSync(join(root, 'src')).some((f) => f.endsWith('.ts') && statSync(join(root, 'src', f)).mtimeMs > t);
   } catch {
     stale = true;
   }
@@ -40,13 +42,20 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], opts: { input?: string | Buffer; entry?: 'cli.js' | 'cli.cjs'; nodeArgs?: string[] } = {}): Run {
-  const r = spawnSync(process.execPath, [...(opts.nodeArgs ?? []), join(root, 'dist', opts.entry ?? 'cli.js'), 'batch', ...args], {
-    cwd: dir,
-    input: opts.input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
+function cli(
+  args: string[],
+  opts: { input?: string | Buffer; entry?: 'cli.js' | 'cli.cjs'; nodeArgs?: string[] } = {},
+): Run {
+  const r = spawnSync(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), join(root, 'dist', opts.entry ?? 'cli.js'), 'batch', ...args],
+    {
+      cwd: dir,
+      input: opts.input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -86,9 +95,16 @@ function readCsv(text: string, delimiter = ','): string[][] {
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** What the library says for one pair of field values: the codes, or the ValidationError text. */
-function expected(lat: string | undefined, lon: string | undefined): { country: string | null; subdivision: string | null; error: string | null } {
+function expected(
+  lat: string | undefined,
+  lon: string | undefined,
+): { country: string | null; subdivision: string | null; error: string | null } {
   try {
-    return { country: geo.tryCountryFromGps(lat as string, lon as string), subdivision: geo.trySubdivisionFromGps(lat as string, lon as string), error: null };
+    return {
+      country: geo.tryCountryFromGps(lat as string, lon as string),
+      subdivision: geo.trySubdivisionFromGps(lat as string, lon as string),
+      error: null,
+    };
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     return { country: null, subdivision: null, error: e.message };
@@ -158,7 +174,11 @@ function makeRows(n: number, seed: number): Row[] {
   return rows;
 }
 
-function writeCsv(file: string, rows: Row[], opts: { bom?: boolean; crlfEvery?: number; header?: string } = {}): string {
+function writeCsv(
+  file: string,
+  rows: Row[],
+  opts: { bom?: boolean; crlfEvery?: number; header?: string } = {},
+): string {
   const every = opts.crlfEvery ?? 7;
   const text = `${(opts.bom ? '\uFEFF' : '') + (opts.header ?? 'id,name,latitude,longitude')}\n${rows.map((row, i) => row.raw + (i % every === 3 ? '\r\n' : '\n')).join('')}`;
   writeFileSync(file, text);
@@ -166,7 +186,12 @@ function writeCsv(file: string, rows: Row[], opts: { bom?: boolean; crlfEvery?: 
 }
 
 /** Checks every output row against its input row and the library; returns the counts. */
-function checkCsv(out: string, rows: Row[], fields: ('country' | 'subdivision')[] = ['country', 'subdivision'], header = 'id,name,latitude,longitude') {
+function checkCsv(
+  out: string,
+  rows: Row[],
+  fields: ('country' | 'subdivision')[] = ['country', 'subdivision'],
+  header = 'id,name,latitude,longitude',
+) {
   const parsed = readCsv(out.replace(/^\uFEFF/, ''));
   expect(parsed[0]).toEqual([...header.split(','), ...fields, 'error']);
   expect(parsed.length - 1).toBe(rows.length);
@@ -178,7 +203,8 @@ function checkCsv(out: string, rows: Row[], fields: ('country' | 'subdivision')[
     expect(got.slice(0, input.length), `row ${i}`).toEqual(input);
     const cells = got.slice(input.length);
     const wanted = [...fields.map((f) => want[f] ?? ''), want.error ?? ''];
-    if (JSON.stringify(cells) !== JSON.stringify(wanted)) expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
+    if (JSON.stringify(cells) !== JSON.stringify(wanted))
+      expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
     if (want.error) counts.errors++;
     else if (want[fields[0]]) counts.found++;
     else counts.notFound++;
@@ -187,17 +213,41 @@ function checkCsv(out: string, rows: Row[], fields: ('country' | 'subdivision')[
 }
 
 function summary(stderr: string) {
-  const m = /([\d,]+) rows, ([\d,]+) found, ([\d,]+) not found, ([\d,]+) errors; ([\d.]+) s, ([\d,]+) rows\/s, \d+ workers?, peak RSS (\d+) MB; ([\d,]+) rows\/s after ([\d.]+) s of start-up/.exec(stderr);
+  const m =
+    /([\d,]+) rows, ([\d,]+) found, ([\d,]+) not found, ([\d,]+) errors; ([\d.]+) s, ([\d,]+) rows\/s, \d+ workers?, peak RSS (\d+) MB; ([\d,]+) rows\/s after ([\d.]+) s of start-up/.exec(
+      stderr,
+    );
   if (!m) throw new Error(`no summary line in: ${stderr}`);
   const n = (s: string) => Number(s.replace(/,/g, ''));
-  return { rows: n(m[1]), found: n(m[2]), notFound: n(m[3]), errors: n(m[4]), seconds: n(m[5]), rowsPerSecond: n(m[6]), peakRssMB: n(m[7]), rowsPerSecondAfterStartup: n(m[8]), startupSeconds: n(m[9]) };
+  return {
+    rows: n(m[1]),
+    found: n(m[2]),
+    notFound: n(m[3]),
+    errors: n(m[4]),
+    seconds: n(m[5]),
+    rowsPerSecond: n(m[6]),
+    peakRssMB: n(m[7]),
+    rowsPerSecondAfterStartup: n(m[8]),
+    startupSeconds: n(m[9]),
+  };
 }
 
 describe('typed-array batch API', () => {
   const a = spherePoints(200_000, 5);
   const b = cityPoints(100_000, 6);
   const edges = [
-    [90, 0], [-90, 0], [0, 180], [0, -180], [-0, -0], [NaN, 0], [0, NaN], [Infinity, 0], [0, -Infinity], [90.000001, 0], [0, 180.000001], [151.2, -33.8],
+    [90, 0],
+    [-90, 0],
+    [0, 180],
+    [0, -180],
+    [-0, -0],
+    [NaN, 0],
+    [0, NaN],
+    [Infinity, 0],
+    [0, -Infinity],
+    [90.000001, 0],
+    [0, 180.000001],
+    [151.2, -33.8],
   ];
   const lats = Float64Array.from([...a.lat, ...b.lat, ...edges.map((e) => e[0])]);
   const lons = Float64Array.from([...a.lon, ...b.lon, ...edges.map((e) => e[1])]);
@@ -224,8 +274,15 @@ describe('typed-array batch API', () => {
         expect([countries[i], subs[i]], `point ${i}`).toEqual([INVALID_COORDINATE, INVALID_COORDINATE]);
         continue;
       }
-      if (countries[i] !== (c === null ? NOT_FOUND : cIndex.get(c))) expect({ i, lat: lats[i], lon: lons[i], got: cCodes[countries[i]] ?? countries[i] }).toEqual({ i, lat: lats[i], lon: lons[i], got: c ?? NOT_FOUND });
-      if (subs[i] !== (s === null ? NOT_FOUND : sIndex.get(s))) expect({ i, got: sCodes[subs[i]] ?? subs[i] }).toEqual({ i, got: s ?? NOT_FOUND });
+      if (countries[i] !== (c === null ? NOT_FOUND : cIndex.get(c)))
+        expect({ i, lat: lats[i], lon: lons[i], got: cCodes[countries[i]] ?? countries[i] }).toEqual({
+          i,
+          lat: lats[i],
+          lon: lons[i],
+          got: c ?? NOT_FOUND,
+        });
+      if (subs[i] !== (s === null ? NOT_FOUND : sIndex.get(s)))
+        expect({ i, got: sCodes[subs[i]] ?? subs[i] }).toEqual({ i, got: s ?? NOT_FOUND });
     }
     expect(invalid).toBe(7);
   });
@@ -254,7 +311,9 @@ describe('typed-array batch API', () => {
       expect(codes[i]).toBe(geo.tryCountryFromGps(lats[i], lons[i]));
       expect(subs[i]).toBe(geo.trySubdivisionFromGps(lats[i], lons[i]));
     }
-    expect(() => geo.countriesFromGps(Float64Array.of(48.85, 151.2), Float64Array.of(2.35, -33.8))).toThrow(/^Point 1: Latitude must be between -90 and 90.*swapped/);
+    expect(() => geo.countriesFromGps(Float64Array.of(48.85, 151.2), Float64Array.of(2.35, -33.8))).toThrow(
+      /^Point 1: Latitude must be between -90 and 90.*swapped/,
+    );
   });
 });
 
@@ -297,12 +356,25 @@ describe('decimal fast path', () => {
         const s = r() < 0.2 ? String(v) : v.toFixed(digits);
         return r() < 0.05 ? quote(s) : s;
       }
-      if (u < 0.6) return '9'.repeat(1 + Math.floor(r() * 20)) + (r() < 0.5 ? '' : `.${'1'.repeat(Math.floor(r() * 30))}`);
+      if (u < 0.6)
+        return '9'.repeat(1 + Math.floor(r() * 20)) + (r() < 0.5 ? '' : `.${'1'.repeat(Math.floor(r() * 30))}`);
       const len = Math.floor(r() * 10);
       return Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
     };
     const ds = readDataset(readFileSync(geo.defaultDataPath()));
-    const settings = { format: 'csv' as const, delimiter: 44, latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: true, eol: '\n', latPath: null, lonPath: null };
+    const settings = {
+      format: 'csv' as const,
+      delimiter: 44,
+      latColumn: 1,
+      lonColumn: 2,
+      latKey: '',
+      lonKey: '',
+      country: true,
+      subdivision: true,
+      eol: '\n',
+      latPath: null,
+      lonPath: null,
+    };
     const cells = csvCells(ds, settings);
     const rows: Row[] = [];
     for (let i = 0; i < 60_000; i++) {
@@ -326,20 +398,63 @@ describe('CSV delimiters that can sit inside a number', () => {
   it("'.', '-' and digits still split the fields before they are parsed", () => {
     const ds = readDataset(readFileSync(geo.defaultDataPath()));
     const cases: [string, [string, string][]][] = [
-      ['.', [['48', '2'], ['-33', '151'], ['', '2']]],
-      ['-', [['48.85', '2.35'], ['35.68', '139.69'], ['48.85', '']]],
-      ['5', [['48.2', '2.3'], ['-33.9', '18.4'], ['91', '0']]],
-      ['0', [['48.8', '2.3'], ['-33.9', '151.2'], ['-33.9', '1e1']]],
+      [
+        '.',
+        [
+          ['48', '2'],
+          ['-33', '151'],
+          ['', '2'],
+        ],
+      ],
+      [
+        '-',
+        [
+          ['48.85', '2.35'],
+          ['35.68', '139.69'],
+          ['48.85', ''],
+        ],
+      ],
+      [
+        '5',
+        [
+          ['48.2', '2.3'],
+          ['-33.9', '18.4'],
+          ['91', '0'],
+        ],
+      ],
+      [
+        '0',
+        [
+          ['48.8', '2.3'],
+          ['-33.9', '151.2'],
+          ['-33.9', '1e1'],
+        ],
+      ],
     ];
     for (const [d, pairs] of cases) {
-      const settings = { format: 'csv' as const, delimiter: d.charCodeAt(0), latColumn: 1, lonColumn: 2, latKey: '', lonKey: '', country: true, subdivision: false, eol: '\n', latPath: null, lonPath: null };
+      const settings = {
+        format: 'csv' as const,
+        delimiter: d.charCodeAt(0),
+        latColumn: 1,
+        lonColumn: 2,
+        latKey: '',
+        lonKey: '',
+        country: true,
+        subdivision: false,
+        eol: '\n',
+        latPath: null,
+        lonPath: null,
+      };
       const text = pairs.map(([lat, lon], i) => `${i + 1}${d}${lat}${d}${lon}\n`).join('');
       const res = processCsv(ds, settings, csvCells(ds, settings), new TextEncoder().encode(text));
       const lines = new TextDecoder().decode(res.out.subarray(0, res.length)).trimEnd().split('\n');
       pairs.forEach(([lat, lon], i) => {
         const want = expected(lat, lon);
         const cells = lines[i].split(d).slice(3);
-        expect([cells[0], cells.slice(1).join(d).replace(/^"|"$/g, '').replace(/""/g, '"')], `${d} ${lat} ${lon}`).toEqual([want.country ?? '', want.error ?? '']);
+        expect(
+          [cells[0], cells.slice(1).join(d).replace(/^"|"$/g, '').replace(/""/g, '"')],
+          `${d} ${lat} ${lon}`,
+        ).toEqual([want.country ?? '', want.error ?? '']);
       });
     }
   });
@@ -359,7 +474,8 @@ describe('NDJSON scanner', () => {
     const obj = JSON.parse(line);
     expect(obj !== null && typeof obj === 'object' && !Array.isArray(obj), line).toBe(true);
     const pick = (bit: number, v: unknown, slot: number) => {
-      if (got & bit) expect(Object.is(scanned[slot], v === 0 ? 0 : v), `${line}: ${scanned[slot]} vs ${v}`).toBe(true); // -0 folds to 0
+      if (got & bit)
+        expect(Object.is(scanned[slot], v === 0 ? 0 : v), `${line}: ${scanned[slot]} vs ${v}`).toBe(true); // -0 folds to 0
       else expect(v, line).toBeUndefined();
     };
     pick(1, obj.lat, 0);
@@ -369,13 +485,50 @@ describe('NDJSON scanner', () => {
 
   it('accepts only what JSON.parse accepts, with the same coordinate values', () => {
     const hand = [
-      '{"lat":48.85,"lng":2.35}', ' { "lat" : -0 , "lng" : 0.0 } ', '{}', ' {} ', '{"lat":1}', '{"lng":1}', '{"a":{"lat":1},"lat":2,"lng":3}',
-      '{"lat":01,"lng":1}', '{"lat":1.,"lng":1}', '{"lat":-,"lng":1}', '{"lat":.5,"lng":1}', '{"lat":1e5,"lng":1}', '{"lat":"1","lng":1}',
-      '{"l\\u0061t":1,"lng":1}', '{"lat":1,"lat":2,"lng":3}', '{"lat":1,"lat":"2","lng":3}', '{"lat":1}x', '{"lat":1}}', '{"lat":1,}', '{,}',
-      '{"a":tru}', '{"a":[1,2,]}', '{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12G4"}', '{"a":"tab\there"}', '{"a":"\u00e9\ud83d"}', '[1,2]', '1', '"x"', 'null',
+      '{"lat":48.85,"lng":2.35}',
+      ' { "lat" : -0 , "lng" : 0.0 } ',
+      '{}',
+      ' {} ',
+      '{"lat":1}',
+      '{"lng":1}',
+      '{"a":{"lat":1},"lat":2,"lng":3}',
+      '{"lat":01,"lng":1}',
+      '{"lat":1.,"lng":1}',
+      '{"lat":-,"lng":1}',
+      '{"lat":.5,"lng":1}',
+      '{"lat":1e5,"lng":1}',
+      '{"lat":"1","lng":1}',
+      '{"l\\u0061t":1,"lng":1}',
+      '{"lat":1,"lat":2,"lng":3}',
+      '{"lat":1,"lat":"2","lng":3}',
+      '{"lat":1}x',
+      '{"lat":1}}',
+      '{"lat":1,}',
+      '{,}',
+      '{"a":tru}',
+      '{"a":[1,2,]}',
+      '{"a":"\\x"}',
+      '{"a":"\\u12"}',
+      '{"a":"\\u12G4"}',
+      '{"a":"tab\there"}',
+      '{"a":"\u00e9\ud83d"}',
+      '[1,2]',
+      '1',
+      '"x"',
+      'null',
       '{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}',
-      '{"lat":12345678901234567890,"lng":1}', '{"lat":0.12345678901234567890123,"lng":1}', '{"a":-01}', '{"a":1.5e}', '{"a":1.5e+}', '{"a":1.5E-3}',
-      '{"a" 1}', '{"a":}', '{"a":1 "b":2}', '{"a":null,"b":true,"c":false,"d":[],"e":{}}', '{"lat":48.85,"lng":2.35}\r', '{"lat":1\u00a0}',
+      '{"lat":12345678901234567890,"lng":1}',
+      '{"lat":0.12345678901234567890123,"lng":1}',
+      '{"a":-01}',
+      '{"a":1.5e}',
+      '{"a":1.5e+}',
+      '{"a":1.5E-3}',
+      '{"a" 1}',
+      '{"a":}',
+      '{"a":1 "b":2}',
+      '{"a":null,"b":true,"c":false,"d":[],"e":{}}',
+      '{"lat":48.85,"lng":2.35}\r',
+      '{"lat":1\u00a0}',
     ];
     for (const line of hand) check(line.replace(/\\r$/, '\r'));
     expect(check('{"lat":48.85,"lng":2.35}')).toBe(true);
@@ -383,22 +536,26 @@ describe('NDJSON scanner', () => {
     expect(check('{"a":{"lat":1},"lat":2,"lng":3}')).toBe(true);
 
     const r = rng(44);
-    const pickOne = <T,>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+    const pickOne = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
     const value = (depth: number): unknown => {
       const u = r();
       if (u < 0.3) return (r() - 0.5) * 10 ** Math.floor(r() * 6 - 2);
-      if (u < 0.45) return pickOne(['plain', 'qu"ote', 'back\\slash', 'tab\t', 'é', '\u2028', '\ud83d\ude00', '', 'lat']);
+      if (u < 0.45)
+        return pickOne(['plain', 'qu"ote', 'back\\slash', 'tab\t', 'é', '\u2028', '\ud83d\ude00', '', 'lat']);
       if (u < 0.55) return pickOne([true, false, null, 0, -0, 1e21, 5e-324]);
       if (depth > 3) return 1;
       if (u < 0.75) return Array.from({ length: Math.floor(r() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(r() * 4) }, () => [pickOne(['a', 'lat', 'lng', 'x y', 'é']), value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(r() * 4) }, () => [pickOne(['a', 'lat', 'lng', 'x y', 'é']), value(depth + 1)]),
+      );
     };
     const noise = '{}[]",:\\ 0123456789eE.-+tfnul\t\r';
     let accepted = 0;
     let plain = 0;
     for (let n = 0; n < 40_000; n++) {
       const obj: Record<string, unknown> = {};
-      for (let k = Math.floor(r() * 4); k > 0; k--) obj[pickOne(['id', 'name', 'tags', 'lat', 'lng', 'nested'])] = value(0);
+      for (let k = Math.floor(r() * 4); k > 0; k--)
+        obj[pickOne(['id', 'name', 'tags', 'lat', 'lng', 'nested'])] = value(0);
       if (r() < 0.7) obj.lat = Number(((r() - 0.5) * 180).toFixed(Math.floor(r() * 9)));
       if (r() < 0.7) obj.lng = Number(((r() - 0.5) * 360).toFixed(Math.floor(r() * 9)));
       let line = JSON.stringify(obj, null, r() < 0.2 ? 1 : undefined).replace(/\n/g, r() < 0.5 ? ' ' : '\t');
@@ -408,7 +565,12 @@ describe('NDJSON scanner', () => {
         const at = Math.floor(r() * line.length);
         const c = noise[Math.floor(r() * noise.length)];
         const u = r();
-        line = u < 0.33 ? line.slice(0, at) + line.slice(at + 1) : u < 0.66 ? line.slice(0, at) + c + line.slice(at) : line.slice(0, at) + c + line.slice(at + 1);
+        line =
+          u < 0.33
+            ? line.slice(0, at) + line.slice(at + 1)
+            : u < 0.66
+              ? line.slice(0, at) + c + line.slice(at)
+              : line.slice(0, at) + c + line.slice(at + 1);
       } else plain++;
       if (check(line)) accepted++;
     }
@@ -419,7 +581,19 @@ describe('NDJSON scanner', () => {
   it('leaves to JSON.parse the member names bytes cannot decide (inherited names, U+FFFD)', () => {
     const ds = readDataset(readFileSync(geo.defaultDataPath()));
     const row = (latKey: string, line: Uint8Array) => {
-      const settings = { format: 'ndjson' as const, delimiter: 44, latColumn: -1, lonColumn: -1, latKey, lonKey: 'lon', country: true, subdivision: false, eol: '\n', latPath: null, lonPath: null };
+      const settings = {
+        format: 'ndjson' as const,
+        delimiter: 44,
+        latColumn: -1,
+        lonColumn: -1,
+        latKey,
+        lonKey: 'lon',
+        country: true,
+        subdivision: false,
+        eol: '\n',
+        latPath: null,
+        lonPath: null,
+      };
       const r = processNdjson(ds, settings, ndjsonCells(ds, settings), line);
       return JSON.parse(new TextDecoder().decode(r.out.subarray(0, r.length)));
     };
@@ -450,15 +624,26 @@ describe('geolookup batch (built CLI)', () => {
     expect(run.stderr.trim().split('\n'), 'stderr is not a terminal: the summary only').toHaveLength(1);
   });
 
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('draws a progress bar (percent, rows/s, ETA) when stderr is a terminal', () => {
-    const file = join(dir, 'tty.csv');
-    writeCsv(file, makeRows(50_000, 7));
-    // script(1) gives the command a pseudo-terminal; stdout goes to a file so only stderr reaches it.
-    const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist', 'cli.js'))} batch tty.csv -o tty.out.csv`, '/dev/null'], { cwd: dir, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/100% \| 50,000 rows \| [\d,]+ rows\/s \| ETA/);
-    expect(r.stdout).toMatch(/50,000 rows, [\d,]+ found/);
-  });
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'draws a progress bar (percent, rows/s, ETA) when stderr is a terminal',
+    () => {
+      const file = join(dir, 'tty.csv');
+      writeCsv(file, makeRows(50_000, 7));
+      // script(1) gives the command a pseudo-terminal; stdout goes to a file so only stderr reaches it.
+      const r = spawnSync(
+        'script',
+        [
+          '-qec',
+          `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist', 'cli.js'))} batch tty.csv -o tty.out.csv`,
+          '/dev/null',
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/100% \| 50,000 rows \| [\d,]+ rows\/s \| ETA/);
+      expect(r.stdout).toMatch(/50,000 rows, [\d,]+ found/);
+    },
+  );
 
   it('CJS build, one worker, -o file: the same bytes as the ESM build with two', () => {
     const rows = makeRows(20_000, 2);
@@ -475,7 +660,12 @@ describe('geolookup batch (built CLI)', () => {
 
   it('reads stdin, writes stdout; CRLF header, any-case lat/lng, --fields, --delimiter', () => {
     const rows = makeRows(5000, 3);
-    const semi = rows.map((row) => ({ ...row, raw: readCsv(`${row.raw}\n`)[0].map((f) => (/[";\r\n]/.test(f) ? quote(f) : f)).join(';') }));
+    const semi = rows.map((row) => ({
+      ...row,
+      raw: readCsv(`${row.raw}\n`)[0]
+        .map((f) => (/[";\r\n]/.test(f) ? quote(f) : f))
+        .join(';'),
+    }));
     const text = `id;name;LAT;Lng\r\n${semi.map((row) => `${row.raw}\r\n`).join('')}`;
     const run = cli(['-', '--fields', 'subdivision', '--delimiter', ';'], { input: text });
     expect(run.status, run.stderr).toBe(0);
@@ -503,17 +693,27 @@ describe('geolookup batch (built CLI)', () => {
     const r = rng(14);
     const city = cityPoints(1500, 15);
     const points: { lat: number; lon: number }[] = [];
-    for (let i = 0; i < 1500; i++) points.push(i % 3 ? { lat: city.lat[i], lon: city.lon[i] } : { lat: r() * 180 - 90, lon: r() * 360 - 180 });
+    for (let i = 0; i < 1500; i++)
+      points.push(i % 3 ? { lat: city.lat[i], lon: city.lon[i] } : { lat: r() * 180 - 90, lon: r() * 360 - 180 });
     points.push({ lat: 100, lon: 0 }); // out of range: an error row
     const answers = points.map((p) => {
       try {
-        return { country: geo.tryCountryFromGps(p.lat, p.lon), subdivision: geo.trySubdivisionFromGps(p.lat, p.lon), error: false };
+        return {
+          country: geo.tryCountryFromGps(p.lat, p.lon),
+          subdivision: geo.trySubdivisionFromGps(p.lat, p.lon),
+          error: false,
+        };
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         return { country: null, subdivision: null, error: true };
       }
     });
-    const feature = (p: { lat: number; lon: number }, i: number) => JSON.stringify({ type: 'Feature', properties: { id: i }, geometry: { type: 'Point', coordinates: [p.lon, p.lat] } });
+    const feature = (p: { lat: number; lon: number }, i: number) =>
+      JSON.stringify({
+        type: 'Feature',
+        properties: { id: i },
+        geometry: { type: 'Point', coordinates: [p.lon, p.lat] },
+      });
     const check = (stdout: string, rs: boolean, extra = 0) => {
       const lines = stdout.split('\n').filter((l) => l !== '');
       expect(lines.length).toBe(points.length + extra);
@@ -537,12 +737,16 @@ describe('geolookup batch (built CLI)', () => {
     expect(b.status, b.stderr).toBe(0);
     check(b.stdout, true);
     // A feature without geometry keeps its place with the API's error.
-    const c = cli(['--format', 'ndjson'], { input: `${points.map((p, i) => `${feature(p, i)}\n`).join('')}{"type":"Feature","properties":{"id":-1},"geometry":null}\n` });
+    const c = cli(['--format', 'ndjson'], {
+      input: `${points.map((p, i) => `${feature(p, i)}\n`).join('')}{"type":"Feature","properties":{"id":-1},"geometry":null}\n`,
+    });
     expect(c.status, c.stderr).toBe(0);
     check(c.stdout, false, 1);
     expect(JSON.parse(c.stdout.trim().split('\n').pop()!).error).toMatch(/^Latitude is required/);
     // Dotted names spell member paths (digits index arrays).
-    const nested = points.map((p, i) => `${JSON.stringify({ properties: { id: i }, pos: { at: [p.lat, p.lon] } })}\n`).join('');
+    const nested = points
+      .map((p, i) => `${JSON.stringify({ properties: { id: i }, pos: { at: [p.lat, p.lon] } })}\n`)
+      .join('');
     const d = cli(['-', '--lat', 'pos.at.0', '--lon', 'pos.at.1'], { input: nested });
     expect(d.status, d.stderr).toBe(0);
     check(d.stdout, false);
@@ -566,13 +770,19 @@ describe('geolookup batch (built CLI)', () => {
       expect(out[0]).toEqual(['id', 'name', 'latitude', 'longitude', 'country', 'subdivision', 'error']);
       for (let i = 0; i < rows.length; i++) {
         const want = expected(rows[i].lat, rows[i].lon);
-        expect(out[i + 1].slice(-3), `row ${i}`).toEqual([want.country ?? '', want.subdivision ?? '', want.error ?? '']);
+        expect(out[i + 1].slice(-3), `row ${i}`).toEqual([
+          want.country ?? '',
+          want.subdivision ?? '',
+          want.error ?? '',
+        ]);
       }
     }
     // Comma is tried first: a ';' inside a comma-separated header's names does not switch it.
     const mixed = cli(['--format', 'csv'], { input: 'a;b,lat,lon\nx;y,48.8566,2.3522\n' });
     const paris = expected('48.8566', '2.3522');
-    expect(mixed.stdout).toBe(`a;b,lat,lon,country,subdivision,error\nx;y,48.8566,2.3522,${paris.country},${paris.subdivision},\n`);
+    expect(mixed.stdout).toBe(
+      `a;b,lat,lon,country,subdivision,error\nx;y,48.8566,2.3522,${paris.country},${paris.subdivision},\n`,
+    );
     // No candidate finds the columns: the error names the comma-split header, as before.
     const none = cli(['--format', 'csv'], { input: 'lat:lon\n1:2\n' });
     expect(none.status).toBe(2);
@@ -583,7 +793,8 @@ describe('geolookup batch (built CLI)', () => {
     const rows = makeRows(30_000, 9);
     // Long names in the middle, astride the ~1 MiB job boundaries: the reader must carry them whole.
     const long = `${'x'.repeat(1 << 20)}\n"quoted"\r\n${'y'.repeat(2 << 20)}`;
-    for (const at of [100, 15_000]) rows[at] = { raw: `${at},${quote(long)},48.8566,2.3522`, lat: '48.8566', lon: '2.3522' };
+    for (const at of [100, 15_000])
+      rows[at] = { raw: `${at},${quote(long)},48.8566,2.3522`, lat: '48.8566', lon: '2.3522' };
     const file = join(dir, 'long.csv');
     const text = writeCsv(file, rows);
     for (const run of [cli([file, '--workers', '2']), cli(['-', '--workers', '1'], { input: text })]) {
@@ -592,14 +803,20 @@ describe('geolookup batch (built CLI)', () => {
     }
   });
 
-  it.skipIf(!existsSync('/proc/self/fd'))('the input file is closed when the batch fails before any row (no file descriptor left open)', async () => {
-    const file = join(dir, 'nolat.csv');
-    writeFileSync(file, 'a,b\n1,2\n');
-    const open = () => readdirSync('/proc/self/fd').length;
-    const before = open();
-    for (let i = 0; i < 5; i++) await expect(batch({ input: file, stdout: new PassThrough(), stderr: new PassThrough(), workers: 1 })).rejects.toThrow(ValidationError);
-    expect(open()).toBe(before);
-  });
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'the input file is closed when the batch fails before any row (no file descriptor left open)',
+    async () => {
+      const file = join(dir, 'nolat.csv');
+      writeFileSync(file, 'a,b\n1,2\n');
+      const open = () => readdirSync('/proc/self/fd').length;
+      const before = open();
+      for (let i = 0; i < 5; i++)
+        await expect(
+          batch({ input: file, stdout: new PassThrough(), stderr: new PassThrough(), workers: 1 }),
+        ).rejects.toThrow(ValidationError);
+      expect(open()).toBe(before);
+    },
+  );
 
   it('never destroys a file: output = input is refused, and a bad header leaves an existing output file as it was', () => {
     const input = join(dir, 'same.csv');
@@ -622,7 +839,9 @@ describe('geolookup batch (built CLI)', () => {
     const run = cli(['--lat', 'Y', '--lon', 'x', '--format', 'csv'], { input: text });
     expect(run.status, run.stderr).toBe(0);
     const answer = (lat: number, lon: number) => `${geo.countryFromGps(lat, lon)},${geo.subdivisionFromGps(lat, lon)}`;
-    expect(run.stdout).toBe(`y,x,lat,country,subdivision,error\n48.8566,2.3522,0,${answer(48.8566, 2.3522)},\n-33.8688,151.2093,0,${answer(-33.8688, 151.2093)},\n`);
+    expect(run.stdout).toBe(
+      `y,x,lat,country,subdivision,error\n48.8566,2.3522,0,${answer(48.8566, 2.3522)},\n-33.8688,151.2093,0,${answer(-33.8688, 151.2093)},\n`,
+    );
     const missing = cli(['--format', 'csv'], { input: 'a,b\n1,2\n' });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/No latitude column in the header .*latitude, lat.*--lat/);
@@ -644,7 +863,10 @@ describe('geolookup batch (built CLI)', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     const run = cli([file, '--workers', '2']);
     expect(run.status, run.stderr).toBe(0);
-    const out = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const out = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.length).toBe(lines.length - 1); // the blank line is not a row
     const inputs = lines.filter((l) => l !== '');
     for (let i = 0; i < out.length; i++) {
@@ -663,7 +885,10 @@ describe('geolookup batch (built CLI)', () => {
       }
       let want: { country: string | null; subdivision: string | null; error?: string };
       try {
-        want = { country: geo.tryCountryFromGps(obj.lat as string, obj.lng as string), subdivision: geo.trySubdivisionFromGps(obj.lat as string, obj.lng as string) };
+        want = {
+          country: geo.tryCountryFromGps(obj.lat as string, obj.lng as string),
+          subdivision: geo.trySubdivisionFromGps(obj.lat as string, obj.lng as string),
+        };
       } catch (e) {
         want = { country: null, subdivision: null, error: (e as Error).message };
       }
@@ -678,7 +903,9 @@ describe('geolookup batch (built CLI)', () => {
   it('a reader that stops early (| head) gets exit 1 and one line on stderr, no stack trace', async () => {
     const file = join(dir, 'epipe.csv');
     writeCsv(file, makeRows(300_000, 9));
-    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '--workers', '1'], { cwd: dir });
+    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '--workers', '1'], {
+      cwd: dir,
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
@@ -725,7 +952,8 @@ describe('geolookup batch (built CLI)', () => {
       const parts = ['id,lat,lon\n'];
       for (let i = 0; i < n; ) {
         let s = '';
-        for (const end = Math.min(n, i + 10_000); i < end; i++) s += `${i},${(r() * 180 - 90).toFixed(5)},${(r() * 360 - 180).toFixed(5)}\n`;
+        for (const end = Math.min(n, i + 10_000); i < end; i++)
+          s += `${i},${(r() * 180 - 90).toFixed(5)},${(r() * 360 - 180).toFixed(5)}\n`;
         parts.push(s);
       }
       writeFileSync(file, parts.join(''));
@@ -733,7 +961,9 @@ describe('geolookup batch (built CLI)', () => {
     };
     const run = (file: string, n: number) =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '--workers', '2'], { cwd: dir });
+        const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', file, '--workers', '2'], {
+          cwd: dir,
+        });
         let err = '';
         let lines = 0;
         child.stdout.on('data', (b: Buffer) => {

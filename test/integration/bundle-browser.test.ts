@@ -15,7 +15,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(root, 'examples/browser');
 const hasChromium = existsSync(CHROMIUM);
-const skipBrowser = skipWithout('bundle-browser', hasChromium ? null : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`);
+const skipBrowser = skipWithout(
+  'bundle-browser',
+  hasChromium ? null : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`,
+);
 
 type Point = [number | string, number | string];
 interface Answer {
@@ -27,7 +30,10 @@ interface Answer {
 /** What the page computes for a point, computed here with the Node entry. */
 function nodeAnswer(latitude: number | string, longitude: number | string): Answer {
   try {
-    return { country: lib.tryCountryFromGps(latitude, longitude), subdivision: lib.trySubdivisionFromGps(latitude, longitude) };
+    return {
+      country: lib.tryCountryFromGps(latitude, longitude),
+      subdivision: lib.trySubdivisionFromGps(latitude, longitude),
+    };
   } catch (e) {
     if (!(e instanceof lib.GeoLookupError)) throw e;
     return { country: null, subdivision: null, error: { name: e.name, status: e.status, message: e.message } };
@@ -80,7 +86,15 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -104,7 +118,9 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
     const js = assets.map((f) => readFileSync(join(outDir, 'assets', f), 'utf8')).join('\n');
     expect(js).not.toMatch(/["'`]node:|\brequire\(|\bprocess\.|\b__dirname\b/);
     const gzip = gzipSync(js, { level: 9 }).byteLength;
-    console.log(`bundle-browser: JS ${js.length} bytes, ${gzip} gzip; dataset ${readFileSync(lib.defaultDataPath()).byteLength} bytes`);
+    console.log(
+      `bundle-browser: JS ${js.length} bytes, ${gzip} gzip; dataset ${readFileSync(lib.defaultDataPath()).byteLength} bytes`,
+    );
     // The engine is a few KB; tens of KB would mean a dependency (or the data) leaked in.
     expect(gzip).toBeLessThan(20_000);
   });
@@ -113,19 +129,33 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
     expect(await page.getAttribute('body', 'data-ready')).toBe('true');
     expect(server.requests).toContain('/world.geolookup');
     expect(pageErrors).toEqual([]);
-    const t = await page.evaluate(() => (window as unknown as { geolookupTimings: { fetchMs: number; openMs: number; bytes: number } }).geolookupTimings);
+    const t = await page.evaluate(
+      () =>
+        (window as unknown as { geolookupTimings: { fetchMs: number; openMs: number; bytes: number } })
+          .geolookupTimings,
+    );
     expect(t.bytes).toBe(readFileSync(lib.defaultDataPath()).byteLength);
-    console.log(`bundle-browser: Chromium fetched the dataset in ${t.fetchMs.toFixed(0)} ms (loopback) and opened it in ${t.openMs.toFixed(0)} ms`);
+    console.log(
+      `bundle-browser: Chromium fetched the dataset in ${t.fetchMs.toFixed(0)} ms (loopback) and opened it in ${t.openMs.toFixed(0)} ms`,
+    );
   });
 
   it('answers typed coordinates in the page as the library does', async () => {
-    const cases: [string, string][] = [['48.8566', '2.3522'], ['-33.8688', '151.2093'], ['0', '-30'], ['120', '45'], ['1e2', '2']];
+    const cases: [string, string][] = [
+      ['48.8566', '2.3522'],
+      ['-33.8688', '151.2093'],
+      ['0', '-30'],
+      ['120', '45'],
+      ['1e2', '2'],
+    ];
     for (const [lat, lon] of cases) {
       await page.fill('#lat', lat);
       await page.fill('#lon', lon);
       await page.click('button[type=submit]');
       const a = nodeAnswer(lat, lon);
-      const expected = a.error ? `${a.error.name}: ${a.error.message}` : `${a.country ?? 'no country'} · ${a.subdivision ?? 'no subdivision'}`;
+      const expected = a.error
+        ? `${a.error.name}: ${a.error.message}`
+        : `${a.country ?? 'no country'} · ${a.subdivision ?? 'no subdivision'}`;
       await expect.poll(() => page.textContent('#answer')).toBe(expected);
     }
   });
@@ -133,8 +163,20 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
   it('gives the Node library answers on 20,000 seeded points, strings and bad input', async () => {
     const pts: Point[] = [
       ...points(20_000, 7),
-      [90, 0], [-90, 0], [-16.8, 180], [-16.8, -180], [47.6969, 8.6908], [41.9029, 12.4534], [42.4647, 1.9817],
-      ['52.52', '13.405'], ['-0', '.5'], [91, 0], [0, 181], [NaN, 0], ['1,5', '2'], [' 1', '2'],
+      [90, 0],
+      [-90, 0],
+      [-16.8, 180],
+      [-16.8, -180],
+      [47.6969, 8.6908],
+      [41.9029, 12.4534],
+      [42.4647, 1.9817],
+      ['52.52', '13.405'],
+      ['-0', '.5'],
+      [91, 0],
+      [0, 181],
+      [NaN, 0],
+      ['1,5', '2'],
+      [' 1', '2'],
     ];
     // NaN does not survive page.evaluate's serialisation: send it as a marker.
     const wire = pts.map(([a, b]) => [Number.isNaN(a) ? 'NaN!' : a, b]);

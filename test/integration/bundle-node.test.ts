@@ -2,7 +2,18 @@
 // and run from a temporary directory away from any node_modules, (2) the package as npm packs
 // it, installed into another project, in both module formats and through every entry point.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +46,10 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 function expected(latitude: number | string, longitude: number | string): { status: number; body: unknown } {
   const [lat, lon] = [String(latitude), String(longitude)];
   try {
-    return { status: 200, body: { country: lib.countryFromGps(lat, lon), subdivision: lib.trySubdivisionFromGps(lat, lon) } };
+    return {
+      status: 200,
+      body: { country: lib.countryFromGps(lat, lon), subdivision: lib.trySubdivisionFromGps(lat, lon) },
+    };
   } catch (e) {
     if (!(e instanceof lib.GeoLookupError)) throw e;
     return { status: e.status, body: e.toProblem() };
@@ -43,8 +57,18 @@ function expected(latitude: number | string, longitude: number | string): { stat
 }
 
 const POINTS: [number | string, number | string][] = [
-  [48.8566, 2.3522], [47.6969, 8.6908], [41.9029, 12.4534], [-33.8688, 151.2093], [40.7128, -74.006], [0, -30], [-80, 0],
-  [-16.8, 180], ['52.52', '13.405'], [120, 45], ['1e2', '2'], ['', '2'],
+  [48.8566, 2.3522],
+  [47.6969, 8.6908],
+  [41.9029, 12.4534],
+  [-33.8688, 151.2093],
+  [40.7128, -74.006],
+  [0, -30],
+  [-80, 0],
+  [-16.8, 180],
+  ['52.52', '13.405'],
+  [120, 45],
+  ['1e2', '2'],
+  ['', '2'],
 ];
 
 interface Running {
@@ -54,7 +78,11 @@ interface Running {
 
 /** Starts a service bundle on an ephemeral port; resolves when it prints its address. */
 function startService(file: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, [file, '--port', '0', ...args], { cwd: dirname(file), env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file, '--port', '0', ...args], {
+    cwd: dirname(file),
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((ok, fail) => {
     let out = '';
     let err = '';
@@ -79,68 +107,77 @@ async function ask(r: Running, lat: number | string, lon: number | string): Prom
   return { status: res.status, body: await res.json() };
 }
 
-describe.each(['esm', 'cjs'] as const)('examples/node-service bundled by esbuild (%s), run away from node_modules', (format) => {
-  const dir = join(work, `service-${format}`, 'app');
-  const bundle = join(dir, format === 'esm' ? 'service.mjs' : 'service.cjs');
+describe.each(['esm', 'cjs'] as const)(
+  'examples/node-service bundled by esbuild (%s), run away from node_modules',
+  (format) => {
+    const dir = join(work, `service-${format}`, 'app');
+    const bundle = join(dir, format === 'esm' ? 'service.mjs' : 'service.cjs');
 
-  beforeAll(async () => {
-    const esbuild = await import('esbuild');
-    await esbuild.build({
-      entryPoints: [join(root, 'examples/node-service/service.ts')],
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format,
-      outfile: bundle,
-      // Against src/, so the test does not race with other tests rebuilding dist/.
-      alias: { geolookup: join(root, 'src/index.ts') },
-      logLevel: 'silent',
+    beforeAll(async () => {
+      const esbuild = await import('esbuild');
+      await esbuild.build({
+        entryPoints: [join(root, 'examples/node-service/service.ts')],
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format,
+        outfile: bundle,
+        // Against src/, so the test does not race with other tests rebuilding dist/.
+        alias: { geolookup: join(root, 'src/index.ts') },
+        logLevel: 'silent',
+      });
+      for (let d = dir; d !== dirname(d); d = dirname(d))
+        expect(existsSync(join(d, 'node_modules')), `node_modules above ${d}`).toBe(false);
     });
-    for (let d = dir; d !== dirname(d); d = dirname(d)) expect(existsSync(join(d, 'node_modules')), `node_modules above ${d}`).toBe(false);
-  });
 
-  it('answers as the library does when given the dataset bytes (--data)', async () => {
-    const r = await startService(bundle, ['--data', dataset], env());
-    try {
-      for (const [lat, lon] of POINTS) expect(await ask(r, lat, lon)).toEqual(expected(lat, lon));
-    } finally {
-      await stop(r);
-    }
-  });
+    it('answers as the library does when given the dataset bytes (--data)', async () => {
+      const r = await startService(bundle, ['--data', dataset], env());
+      try {
+        for (const [lat, lon] of POINTS) expect(await ask(r, lat, lon)).toEqual(expected(lat, lon));
+      } finally {
+        await stop(r);
+      }
+    });
 
-  it('the default loader honours GEOLOOKUP_DATA', async () => {
-    const r = await startService(bundle, [], env({ GEOLOOKUP_DATA: dataset }));
-    try {
-      expect(await ask(r, 47.6969, 8.6908)).toEqual(expected(47.6969, 8.6908));
-    } finally {
-      await stop(r);
-    }
-  });
+    it('the default loader honours GEOLOOKUP_DATA', async () => {
+      const r = await startService(bundle, [], env({ GEOLOOKUP_DATA: dataset }));
+      try {
+        expect(await ask(r, 47.6969, 8.6908)).toEqual(expected(47.6969, 8.6908));
+      } finally {
+        await stop(r);
+      }
+    });
 
-  it('the default loader finds dist-data/ shipped beside the bundle', async () => {
-    const shipped = join(work, `service-${format}`, 'shipped');
-    const file = join(shipped, bundle.slice(dir.length + 1));
-    place(bundle, file);
-    place(dataset, join(shipped, 'dist-data', 'world.geolookup'));
-    const r = await startService(file, [], env());
-    try {
-      expect(await ask(r, -33.8688, 151.2093)).toEqual(expected(-33.8688, 151.2093));
-    } finally {
-      await stop(r);
-    }
-  });
+    it('the default loader finds dist-data/ shipped beside the bundle', async () => {
+      const shipped = join(work, `service-${format}`, 'shipped');
+      const file = join(shipped, bundle.slice(dir.length + 1));
+      place(bundle, file);
+      place(dataset, join(shipped, 'dist-data', 'world.geolookup'));
+      const r = await startService(file, [], env());
+      try {
+        expect(await ask(r, -33.8688, 151.2093)).toEqual(expected(-33.8688, 151.2093));
+      } finally {
+        await stop(r);
+      }
+    });
 
-  it('without a dataset: a DataError naming the paths and the fix, no crash', () => {
-    const r = spawnSync(process.execPath, [bundle, '--port', '0'], { cwd: dir, env: env(), encoding: 'utf8', timeout: 30_000 });
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^DataError: /);
-    expect(r.stderr).toContain(join(dir, 'dist-data', 'world.geolookup'));
-    expect(r.stderr).toContain('ENOENT');
-    expect(r.stderr).toContain('GEOLOOKUP_DATA');
-    expect(r.stderr).toContain('createGeoLookup(readFileSync(path))');
-  });
-});
+    it('without a dataset: a DataError naming the paths and the fix, no crash', () => {
+      const r = spawnSync(process.execPath, [bundle, '--port', '0'], {
+        cwd: dir,
+        env: env(),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^DataError: /);
+      expect(r.stderr).toContain(join(dir, 'dist-data', 'world.geolookup'));
+      expect(r.stderr).toContain('ENOENT');
+      expect(r.stderr).toContain('GEOLOOKUP_DATA');
+      expect(r.stderr).toContain('createGeoLookup(readFileSync(path))');
+    });
+  },
+);
 
 describe('the packed package installed into another project', () => {
   const pkg = join(work, 'pkg');
@@ -152,10 +189,18 @@ describe('the packed package installed into another project', () => {
     // the shared dist/ at the same time); no declarations, which this test does not need.
     const { build } = await import('tsup');
     const { default: config } = await import('../../tsup.config.js');
-    await build({ ...(config as object), config: false, outDir: join(pkg, 'dist'), dts: false, sourcemap: false, silent: true });
+    await build({
+      ...(config as object),
+      config: false,
+      outDir: join(pkg, 'dist'),
+      dts: false,
+      sourcemap: false,
+      silent: true,
+    });
     copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
     place(dataset, join(pkg, 'dist-data', 'world.geolookup'));
-    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = (args: string[], cwd: string) =>
+      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     // --ignore-scripts: packing would otherwise run `prepare` (the data build) in the staged copy.
     const tarball = join(pkg, npm(['pack', '--ignore-scripts', '--silent'], pkg).trim().split('\n').pop()!);
     mkdirSync(app);
@@ -205,21 +250,33 @@ const P = [47.6969, 8.6908];
     const [country, sub] = [lib.countryFromGps(47.6969, 8.6908), lib.subdivisionFromGps(47.6969, 8.6908)];
     return {
       dataPath: join(app, 'node_modules', 'geolookup', 'dist-data', 'world.geolookup'),
-      node: country, nodeBuffer: sub, nodeArrayBuffer: country, browser: sub, clientEmbedded: country, clientBytes: sub, server: `200 ${sub}`,
+      node: country,
+      nodeBuffer: sub,
+      nodeArrayBuffer: country,
+      browser: sub,
+      clientEmbedded: country,
+      clientBytes: sub,
+      server: `200 ${sub}`,
     };
   };
 
   it('CommonJS: require() finds dist-data in the installed package; every entry point takes bytes', () => {
-    writeFileSync(join(app, 'check.cjs'), script(`const fs = require('node:fs'); const g = require('geolookup'); const browser = require('geolookup/browser');
-const { createClient } = require('geolookup/client'); const { createServer } = require('geolookup/server');`));
+    writeFileSync(
+      join(app, 'check.cjs'),
+      script(`const fs = require('node:fs'); const g = require('geolookup'); const browser = require('geolookup/browser');
+const { createClient } = require('geolookup/client'); const { createServer } = require('geolookup/server');`),
+    );
     const r = spawnSync(process.execPath, ['check.cjs'], { cwd: app, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual(want());
   });
 
   it('ES modules: import finds dist-data in the installed package; every entry point takes bytes', () => {
-    writeFileSync(join(app, 'check.mjs'), script(`import fs from 'node:fs'; import * as g from 'geolookup'; import * as browser from 'geolookup/browser';
-import { createClient } from 'geolookup/client'; import { createServer } from 'geolookup/server';`));
+    writeFileSync(
+      join(app, 'check.mjs'),
+      script(`import fs from 'node:fs'; import * as g from 'geolookup'; import * as browser from 'geolookup/browser';
+import { createClient } from 'geolookup/client'; import { createServer } from 'geolookup/server';`),
+    );
     const r = spawnSync(process.execPath, ['check.mjs'], { cwd: app, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual(want());
@@ -235,7 +292,9 @@ import { createClient } from 'geolookup/client'; import { createServer } from 'g
   });
 
   it('the tarball ships the dataset and no sources', () => {
-    const files = readdirSync(join(app, 'node_modules', 'geolookup'), { recursive: true }).map(String).sort();
+    const files = readdirSync(join(app, 'node_modules', 'geolookup'), { recursive: true })
+      .map(String)
+      .sort();
     expect(files).toContain(join('dist-data', 'world.geolookup'));
     expect(files.filter((f) => f.startsWith('src') || f.startsWith('test') || f.startsWith('build-data'))).toEqual([]);
   });

@@ -19,9 +19,24 @@ function random(seed: number): () => number {
 }
 
 const CITIES: [number, number][] = [
-  [48.8566, 2.3522], [52.52, 13.405], [40.7128, -74.006], [-33.8688, 151.2093], [35.6895, 139.6917],
-  [-23.5505, -46.6333], [55.7558, 37.6173], [28.6139, 77.209], [-1.2921, 36.8219], [19.4326, -99.1332],
-  [47.6969, 8.6908], [41.9029, 12.4534], [42.4647, 1.9817], [0, -30], [-80, 0], [90, 0], [-16.8, 180], [-16.8, -180],
+  [48.8566, 2.3522],
+  [52.52, 13.405],
+  [40.7128, -74.006],
+  [-33.8688, 151.2093],
+  [35.6895, 139.6917],
+  [-23.5505, -46.6333],
+  [55.7558, 37.6173],
+  [28.6139, 77.209],
+  [-1.2921, 36.8219],
+  [19.4326, -99.1332],
+  [47.6969, 8.6908],
+  [41.9029, 12.4534],
+  [42.4647, 1.9817],
+  [0, -30],
+  [-80, 0],
+  [90, 0],
+  [-16.8, 180],
+  [-16.8, -180],
 ];
 
 function points(): [number | string, number | string][] {
@@ -57,10 +72,18 @@ describe('offline client', () => {
     for (const [i, [lat, lon]] of pts.entries()) {
       const code = codes[i % codes.length];
       const sub = subs[i % subs.length];
-      expect(await outcome(() => client.countryFromGps(lat, lon))).toEqual(await outcome(() => lib.countryFromGps(lat, lon)));
-      expect(await outcome(() => client.subdivisionFromGps(lat, lon))).toEqual(await outcome(() => lib.subdivisionFromGps(lat, lon)));
-      expect(await outcome(() => client.isInCountry(code, lat, lon))).toEqual(await outcome(() => lib.isInCountry(code, lat, lon)));
-      expect(await outcome(() => client.isInSubdivision(sub, lat, lon))).toEqual(await outcome(() => lib.isInSubdivision(sub, lat, lon)));
+      expect(await outcome(() => client.countryFromGps(lat, lon))).toEqual(
+        await outcome(() => lib.countryFromGps(lat, lon)),
+      );
+      expect(await outcome(() => client.subdivisionFromGps(lat, lon))).toEqual(
+        await outcome(() => lib.subdivisionFromGps(lat, lon)),
+      );
+      expect(await outcome(() => client.isInCountry(code, lat, lon))).toEqual(
+        await outcome(() => lib.isInCountry(code, lat, lon)),
+      );
+      expect(await outcome(() => client.isInSubdivision(sub, lat, lon))).toEqual(
+        await outcome(() => lib.isInSubdivision(sub, lat, lon)),
+      );
       compared += 4;
     }
     expect(compared).toBe(pts.length * 4);
@@ -73,7 +96,8 @@ describe('offline client', () => {
 
   it('answers with null rate-limit fields and the shared error classes', async () => {
     expect(await client.countryFromGps(48.8566, 2.3522)).toEqual({
-      data: 'FRA', rateLimit: { burstLimit: null, burstRemaining: null, quotaLimit: null, quotaRemaining: null },
+      data: 'FRA',
+      rateLimit: { burstLimit: null, burstRemaining: null, quotaLimit: null, quotaRemaining: null },
     });
     expect(client.mode).toBe('offline');
     await expect(client.countryFromGps(0, -30)).rejects.toBeInstanceOf(NotFoundError);
@@ -102,7 +126,12 @@ describe('offline client', () => {
         return { type: 'x', title: 'Not Found', status: 404, detail: 'No country at 1,2.' };
       }
     }
-    const foreign = { ...lib.preload(), countryFromGps: () => { throw new ForeignNotFound('No country at 1,2.'); } };
+    const foreign = {
+      ...lib.preload(),
+      countryFromGps: () => {
+        throw new ForeignNotFound('No country at 1,2.');
+      },
+    };
     const c = createClient({ offline: true, engine: foreign as unknown as lib.GeoLookup });
     const err = await c.countryFromGps(1, 2).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
@@ -138,8 +167,14 @@ describe('client entry has no Node built-ins', () => {
       }
     }
     expect(offenders).toEqual([]);
-    expect([...seen].map((f) => f.slice(f.indexOf('src/'))).sort()).toEqual(
-      ['src/client/cache.ts', 'src/client/client.ts', 'src/client/embedded.ts', 'src/client/errors.ts', 'src/client/http.ts', 'src/client/index.ts', 'src/lookup/errors.ts'],
-    );
+    expect([...seen].map((f) => f.slice(f.indexOf('src/'))).sort()).toEqual([
+      'src/client/cache.ts',
+      'src/client/client.ts',
+      'src/client/embedded.ts',
+      'src/client/errors.ts',
+      'src/client/http.ts',
+      'src/client/index.ts',
+      'src/lookup/errors.ts',
+    ]);
   });
 });

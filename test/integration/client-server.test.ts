@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
 import {
-  AuthenticationError, GeoLookupError, HEADERS, NotFoundError, RateLimitError, ValidationError, createClient,
+  AuthenticationError,
+  GeoLookupError,
+  HEADERS,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+  createClient,
 } from '../../src/client/index.js';
 import { createServer, RATE_HEADERS, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
@@ -57,8 +63,10 @@ const quiet = { cacheWarningInterval: 0 };
 describe('client ↔ geolookup server', () => {
   it('the client reads the header names the server sends', () => {
     expect(HEADERS).toMatchObject({
-      quotaLimit: RATE_HEADERS.quotaLimit, quotaRemaining: RATE_HEADERS.quotaRemaining,
-      burstLimit: RATE_HEADERS.burstLimit, burstRemaining: RATE_HEADERS.burstRemaining,
+      quotaLimit: RATE_HEADERS.quotaLimit,
+      quotaRemaining: RATE_HEADERS.quotaRemaining,
+      burstLimit: RATE_HEADERS.burstLimit,
+      burstRemaining: RATE_HEADERS.burstRemaining,
     });
   });
 
@@ -86,8 +94,19 @@ describe('client ↔ geolookup server', () => {
   it('agrees with the offline client on a handful of points', async () => {
     const remote = createClient({ apiKey: key, baseUrl, ...quiet });
     const local = createClient({ offline: true });
-    const pts: [number, number][] = [[52.52, 13.405], [-33.8688, 151.2093], [35.6895, 139.6917], [47.6969, 8.6908], [41.9029, 12.4534], [0, -30]];
-    const settle = (p: Promise<{ data: unknown }>) => p.then((r) => r.data, (e: Error) => e.name);
+    const pts: [number, number][] = [
+      [52.52, 13.405],
+      [-33.8688, 151.2093],
+      [35.6895, 139.6917],
+      [47.6969, 8.6908],
+      [41.9029, 12.4534],
+      [0, -30],
+    ];
+    const settle = (p: Promise<{ data: unknown }>) =>
+      p.then(
+        (r) => r.data,
+        (e: Error) => e.name,
+      );
     for (const [a, b] of pts) {
       expect(await settle(remote.countryFromGps(a, b))).toEqual(await settle(local.countryFromGps(a, b)));
       expect(await settle(remote.subdivisionFromGps(a, b))).toEqual(await settle(local.subdivisionFromGps(a, b)));
@@ -120,7 +139,9 @@ describe('client ↔ geolookup server', () => {
   });
 
   it('401 → AuthenticationError: unknown key, revoked key, missing key', async () => {
-    const unknown = await failure(createClient({ apiKey: `glk_000000000000_${'A'.repeat(43)}`, baseUrl, ...quiet }).countryFromGps(1, 2));
+    const unknown = await failure(
+      createClient({ apiKey: `glk_000000000000_${'A'.repeat(43)}`, baseUrl, ...quiet }).countryFromGps(1, 2),
+    );
     expect(unknown).toBeInstanceOf(AuthenticationError);
     const gone = await failure(createClient({ apiKey: revoked, baseUrl, ...quiet }).countryFromGps(1, 2));
     expect(gone).toBeInstanceOf(AuthenticationError);

@@ -4,8 +4,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  AuthenticationError, GeoLookupError, NotFoundError, RateLimitError, ValidationError,
-  createClient, HEADERS, LruCache, cacheKey, NetworkError, TimeoutError, type ClientCache,
+  AuthenticationError,
+  GeoLookupError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+  createClient,
+  HEADERS,
+  LruCache,
+  cacheKey,
+  NetworkError,
+  TimeoutError,
+  type ClientCache,
 } from '../../src/client/index.js';
 
 interface Hit {
@@ -36,10 +46,11 @@ async function testServer(handler: Handler): Promise<TestServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -56,9 +67,12 @@ function problem(res: ServerResponse, status: number, body: object, headers: Rec
 /** A tiny stand-in for the service: FRA / FR-IDF / true, and 404 at latitude 0. */
 const geoHandler: Handler = (req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname.includes('/0,') || url.searchParams.get('latitude') === '0') return problem(res, 404, { detail: 'No country at 0.' });
-  if (url.pathname.includes('/999,')) return problem(res, 400, { detail: 'bad', errors: { latitude: ['latitude must be between -90 and 90'] } });
-  if (url.pathname.startsWith('/geo/country/fromGps/')) return text(res, 200, 'FRA', { [HEADERS.quotaRemaining]: '41' });
+  if (url.pathname.includes('/0,') || url.searchParams.get('latitude') === '0')
+    return problem(res, 404, { detail: 'No country at 0.' });
+  if (url.pathname.includes('/999,'))
+    return problem(res, 400, { detail: 'bad', errors: { latitude: ['latitude must be between -90 and 90'] } });
+  if (url.pathname.startsWith('/geo/country/fromGps/'))
+    return text(res, 200, 'FRA', { [HEADERS.quotaRemaining]: '41' });
   if (url.pathname.startsWith('/geo/subdivision/fromGps/')) return text(res, 200, 'FR-IDF');
   return text(res, 200, 'true');
 };
@@ -162,12 +176,18 @@ describe('API key check before sending', () => {
 
 describe('responses and error mapping (purpose-built server)', () => {
   it('parses data and the rate-limit headers named in HEADERS', async () => {
-    const srv = await testServer((_req, res) => text(res, 200, 'FRA\n', {
-      [HEADERS.burstLimit]: '1000', [HEADERS.burstRemaining]: '999', [HEADERS.quotaLimit]: '50000', [HEADERS.quotaRemaining]: '49999',
-    }));
+    const srv = await testServer((_req, res) =>
+      text(res, 200, 'FRA\n', {
+        [HEADERS.burstLimit]: '1000',
+        [HEADERS.burstRemaining]: '999',
+        [HEADERS.quotaLimit]: '50000',
+        [HEADERS.quotaRemaining]: '49999',
+      }),
+    );
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, ...quiet });
     expect(await client.countryFromGps(1, 2)).toEqual({
-      data: 'FRA', rateLimit: { burstLimit: 1000, burstRemaining: 999, quotaLimit: 50000, quotaRemaining: 49999 },
+      data: 'FRA',
+      rateLimit: { burstLimit: 1000, burstRemaining: 999, quotaLimit: 50000, quotaRemaining: 49999 },
     });
   });
 
@@ -175,13 +195,18 @@ describe('responses and error mapping (purpose-built server)', () => {
     const srv = await testServer((_req, res) => text(res, 200, 'true', { [HEADERS.quotaRemaining]: 'lots' }));
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, ...quiet });
     expect(await client.isInCountry('FRA', 1, 2)).toEqual({
-      data: true, rateLimit: { burstLimit: null, burstRemaining: null, quotaLimit: null, quotaRemaining: null },
+      data: true,
+      rateLimit: { burstLimit: null, burstRemaining: null, quotaLimit: null, quotaRemaining: null },
     });
   });
 
   it('maps 400 (with field errors), 401, 404 and other statuses without retrying 4xx', async () => {
     const answers: Handler[] = [
-      (_q, r) => problem(r, 400, { detail: 'Latitude out of range.', errors: { latitude: ['latitude must be between -90 and 90, got 99'] } }),
+      (_q, r) =>
+        problem(r, 400, {
+          detail: 'Latitude out of range.',
+          errors: { latitude: ['latitude must be between -90 and 90, got 99'] },
+        }),
       (_q, r) => problem(r, 401, { detail: 'Unknown API key.' }),
       (_q, r) => problem(r, 404, { detail: 'No country at 0,-30.' }),
       (_q, r) => text(r, 418, "I'm a teapot"),
@@ -237,7 +262,9 @@ describe('retries and backoff (fake timers)', () => {
   });
 
   it('429 with a longer Retry-After waits that long, then answers', async () => {
-    const srv = await testServer((_q, r, n) => (n === 1 ? problem(r, 429, { detail: 'slow down' }, { 'Retry-After': '3' }) : text(r, 200, 'true')));
+    const srv = await testServer((_q, r, n) =>
+      n === 1 ? problem(r, 429, { detail: 'slow down' }, { 'Retry-After': '3' }) : text(r, 200, 'true'),
+    );
     fake();
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, ...quiet });
     expect((await drive(client.isInCountry('FRA', 1, 2))).data).toBe(true);
@@ -247,7 +274,9 @@ describe('retries and backoff (fake timers)', () => {
   });
 
   it('429 with a shorter Retry-After keeps the exponential backoff', async () => {
-    const srv = await testServer((_q, r, n) => (n <= 2 ? problem(r, 429, {}, { 'Retry-After': '0' }) : text(r, 200, 'FRA')));
+    const srv = await testServer((_q, r, n) =>
+      n <= 2 ? problem(r, 429, {}, { 'Retry-After': '0' }) : text(r, 200, 'FRA'),
+    );
     fake();
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, ...quiet });
     await drive(client.countryFromGps(1, 2));
@@ -255,7 +284,9 @@ describe('retries and backoff (fake timers)', () => {
   });
 
   it('429 raised as RateLimitError with retryAfter once retries are exhausted', async () => {
-    const srv = await testServer((_q, r) => problem(r, 429, { detail: 'Rate limit exceeded; try again later.' }, { 'Retry-After': '2' }));
+    const srv = await testServer((_q, r) =>
+      problem(r, 429, { detail: 'Rate limit exceeded; try again later.' }, { 'Retry-After': '2' }),
+    );
     fake();
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, maxRetries: 2, ...quiet });
     const err = await rejection(drive(client.countryFromGps(1, 2)));
@@ -266,7 +297,9 @@ describe('retries and backoff (fake timers)', () => {
   });
 
   it('a Retry-After beyond maxRetryAfter fails at once', async () => {
-    const srv = await testServer((_q, r) => problem(r, 429, { detail: 'Monthly quota exceeded.' }, { 'Retry-After': '86400' }));
+    const srv = await testServer((_q, r) =>
+      problem(r, 429, { detail: 'Monthly quota exceeded.' }, { 'Retry-After': '86400' }),
+    );
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, ...quiet });
     const err = await rejection(client.countryFromGps(1, 2));
     expect((err as RateLimitError).retryAfter).toBe(86400);
@@ -480,7 +513,12 @@ describe('cache', () => {
   it('a synchronous custom cache works too, and a failing cache only warns', async () => {
     const srv = await testServer(geoHandler);
     const map = new Map<string, unknown>();
-    const sync: ClientCache = { get: (k) => map.get(k), set: (k, v) => map.set(k, v), remove: (k) => map.delete(k), clear: () => map.clear() };
+    const sync: ClientCache = {
+      get: (k) => map.get(k),
+      set: (k, v) => map.set(k, v),
+      remove: (k) => map.delete(k),
+      clear: () => map.clear(),
+    };
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: sync });
     await client.isInSubdivision('FR-IDF', 48.8566, 2.3522);
     await client.isInSubdivision('FR-IDF', 48.8566, 2.3522);
@@ -488,7 +526,12 @@ describe('cache', () => {
 
     const warnings: string[] = [];
     const broken: ClientCache = {
-      get: () => Promise.reject(new Error('redis down')), set: () => { throw new Error('redis down'); }, remove: () => {}, clear: () => {},
+      get: () => Promise.reject(new Error('redis down')),
+      set: () => {
+        throw new Error('redis down');
+      },
+      remove: () => {},
+      clear: () => {},
     };
     const c2 = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: broken, logger: (m) => warnings.push(m) });
     expect((await c2.countryFromGps(1, 2)).data).toBe('FRA');
@@ -501,7 +544,13 @@ describe('warning when caching is off', () => {
   it('warns every cacheWarningInterval requests through the logger', async () => {
     const srv = await testServer(geoHandler);
     const warnings: string[] = [];
-    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: false, cacheWarningInterval: 3, logger: (m) => warnings.push(m) });
+    const client = createClient({
+      apiKey: 'k',
+      baseUrl: srv.baseUrl,
+      cache: false,
+      cacheWarningInterval: 3,
+      logger: (m) => warnings.push(m),
+    });
     for (let i = 1; i <= 7; i++) {
       await client.countryFromGps(1, 2);
       expect(warnings).toHaveLength(Math.floor(i / 3));
@@ -519,7 +568,13 @@ describe('warning when caching is off', () => {
     expect(emit.mock.calls[0][1]).toMatchObject({ type: 'GeoLookupWarning' });
 
     const warn = vi.fn();
-    const c2 = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: false, cacheWarningInterval: 1, logger: { warn } });
+    const c2 = createClient({
+      apiKey: 'k',
+      baseUrl: srv.baseUrl,
+      cache: false,
+      cacheWarningInterval: 1,
+      logger: { warn },
+    });
     await c2.countryFromGps(1, 2);
     expect(warn).toHaveBeenCalledTimes(1);
   });
@@ -527,8 +582,19 @@ describe('warning when caching is off', () => {
   it('0 suppresses; with the cache on there is no warning', async () => {
     const srv = await testServer(geoHandler);
     const warnings: string[] = [];
-    const off = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: false, cacheWarningInterval: 0, logger: (m) => warnings.push(m) });
-    const on = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cacheWarningInterval: 1, logger: (m) => warnings.push(m) });
+    const off = createClient({
+      apiKey: 'k',
+      baseUrl: srv.baseUrl,
+      cache: false,
+      cacheWarningInterval: 0,
+      logger: (m) => warnings.push(m),
+    });
+    const on = createClient({
+      apiKey: 'k',
+      baseUrl: srv.baseUrl,
+      cacheWarningInterval: 1,
+      logger: (m) => warnings.push(m),
+    });
     for (let i = 0; i < 5; i++) {
       await off.countryFromGps(1, 2);
       await on.countryFromGps(i + 1, 2);

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';
 import { exportChunks, type ExportFormat } from '../../src/export/rows.js';
 import { tryCountryFromGps } from '../../src/index.js';
-import { compareWithLibrary, findPostGIS, loadBoundaries, loadPoints, startPostGIS, type PostGIS } from '../support/postgis.js';
+import {
+  compareWithLibrary,
+  findPostGIS,
+  loadBoundaries,
+  loadPoints,
+  startPostGIS,
+  type PostGIS,
+} from '../support/postgis.js';
 import { skipWithout } from '../support/system.js';
 import { csvRows, DATASET, exportFile, parseCsvLine, ROOT } from '../support/export-files.js';
 import { prng, QUANTISATION_BOUND_M, randomOnSphere } from '../support/sample-points.js';
@@ -97,7 +104,11 @@ describe('export formats', () => {
   }
 
   it('CLI: bad arguments exit 2, a missing or damaged dataset exits 1 with a DataError message', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'export', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'export', ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
     expect(run(['--layer', 'planet', '--format', 'geojson']).status).toBe(2);
     expect(run(['--layer', 'country', '--format', 'kml']).status).toBe(2);
     const missing = run(['--layer', 'country', '--format', 'geojson', '--data', join(ROOT, 'no-such.geolookup')]);
@@ -121,32 +132,42 @@ describe('export formats', () => {
 const install = findPostGIS();
 const POINTS = Number(process.env.EXPORT_POINTS ?? 100_000);
 
-describe.skipIf(skipWithout('PostGIS export tests', typeof install === 'string' ? install : null))('country export in PostGIS', () => {
-  let db: PostGIS;
-  let rows = 0;
-  beforeAll(async () => {
-    const file = await exportFile('country');
-    console.log(`country export: ${file.path} (${(readFileSync(file.path).length / 1e6).toFixed(1)} MB${file.seconds ? `, made by the CLI in ${file.seconds.toFixed(1)} s` : ', cached'})`);
-    db = await startPostGIS(install as Exclude<typeof install, string>);
-    rows = await loadBoundaries(db.client, 'country', csvRows(file.path));
-  }, 900_000);
-  afterAll(async () => {
-    await db?.stop();
-  });
+describe.skipIf(skipWithout('PostGIS export tests', typeof install === 'string' ? install : null))(
+  'country export in PostGIS',
+  () => {
+    let db: PostGIS;
+    let rows = 0;
+    beforeAll(async () => {
+      const file = await exportFile('country');
+      console.log(
+        `country export: ${file.path} (${(readFileSync(file.path).length / 1e6).toFixed(1)} MB${file.seconds ? `, made by the CLI in ${file.seconds.toFixed(1)} s` : ', cached'})`,
+      );
+      db = await startPostGIS(install as Exclude<typeof install, string>);
+      rows = await loadBoundaries(db.client, 'country', csvRows(file.path));
+    }, 900_000);
+    afterAll(async () => {
+      await db?.stop();
+    });
 
-  it('rows are valid polygons for PostGIS (ST_IsValid)', async () => {
-    const invalid = await db.client.query<{ code: string; reason: string }>(`SELECT code, ST_IsValidReason(geom) AS reason FROM country WHERE NOT ST_IsValid(geom) ORDER BY id`);
-    console.log(`country rows: ${rows}; not ST_IsValid: ${invalid.rows.length}`, invalid.rows.slice(0, 20));
-    expect(rows).toBeGreaterThan(5000);
-    expect(invalid.rows).toEqual([]);
-  });
+    it('rows are valid polygons for PostGIS (ST_IsValid)', async () => {
+      const invalid = await db.client.query<{ code: string; reason: string }>(
+        `SELECT code, ST_IsValidReason(geom) AS reason FROM country WHERE NOT ST_IsValid(geom) ORDER BY id`,
+      );
+      console.log(`country rows: ${rows}; not ST_IsValid: ${invalid.rows.length}`, invalid.rows.slice(0, 20));
+      expect(rows).toBeGreaterThan(5000);
+      expect(invalid.rows).toEqual([]);
+    });
 
-  it(`ST_Covers agrees with countryFromGps on ${POINTS} seeded random points, except within the quantisation bound of an edge`, async () => {
-    const { lats, lons } = randomOnSphere(POINTS, prng(20261121));
-    await loadPoints(db.client, 'pts', lons, lats);
-    const t0 = performance.now();
-    const diff = await compareWithLibrary(db.client, 'pts', 'country', lats, lons, tryCountryFromGps);
-    console.log(`compared ${POINTS} points in ${((performance.now() - t0) / 1000).toFixed(1)} s; disagreements: ${diff.length}`, diff);
-    for (const d of diff) expect(d.distanceM, JSON.stringify(d)).toBeLessThan(QUANTISATION_BOUND_M);
-  }, 600_000);
-});
+    it(`ST_Covers agrees with countryFromGps on ${POINTS} seeded random points, except within the quantisation bound of an edge`, async () => {
+      const { lats, lons } = randomOnSphere(POINTS, prng(20261121));
+      await loadPoints(db.client, 'pts', lons, lats);
+      const t0 = performance.now();
+      const diff = await compareWithLibrary(db.client, 'pts', 'country', lats, lons, tryCountryFromGps);
+      console.log(
+        `compared ${POINTS} points in ${((performance.now() - t0) / 1000).toFixed(1)} s; disagreements: ${diff.length}`,
+        diff,
+      );
+      for (const d of diff) expect(d.distanceM, JSON.stringify(d)).toBeLessThan(QUANTISATION_BOUND_M);
+    }, 600_000);
+  },
+);

@@ -29,7 +29,8 @@ let KEY: string;
 let REVOKED: string;
 const logs: string[] = [];
 const statuses = new Map<string, number>();
-const tally = (kind: string, status: number) => statuses.set(`${kind} ${status}`, (statuses.get(`${kind} ${status}`) ?? 0) + 1);
+const tally = (kind: string, status: number) =>
+  statuses.set(`${kind} ${status}`, (statuses.get(`${kind} ${status}`) ?? 0) + 1);
 
 beforeAll(async () => {
   preload();
@@ -39,7 +40,16 @@ beforeAll(async () => {
   KEY = createKey(keys, 'pro', { monthlyQuota: 1e12 }).key;
   REVOKED = createKey(keys, 'pro').key;
   revokeKey(keys, REVOKED.slice(4, 16));
-  server = createServer({ keys, quotaFile: null, limits: { burstPerMinute: 1e12 }, headersTimeout: 500, requestTimeout: 500, keepAliveTimeout: 500, log: (l) => logs.push(l), watchKeys: false });
+  server = createServer({
+    keys,
+    quotaFile: null,
+    limits: { burstPerMinute: 1e12 },
+    headersTimeout: 500,
+    requestTimeout: 500,
+    keepAliveTimeout: 500,
+    log: (l) => logs.push(l),
+    watchKeys: false,
+  });
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -47,51 +57,237 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.shutdown(100);
   rmSync(dir, { recursive: true, force: true });
-  console.log(`server fuzz: responses by transport and status ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  console.log(
+    `server fuzz: responses by transport and status ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+  );
 });
 
 // ---- generators ----
 
 const PIECES = [
-  'a', 'Z', '0', '9', '48.8566', '2.3522', '-', '.', ',', '_', '~', '+', '..', ';', '=', '&', '@', ':', '!', '$', "'", '(', ')', '*',
-  '%', '%0', '%2', '%zz', '%G0', '%00', '%2F', '%2f', '%2C', '%2c', '%20', '%09', '%0A', '%0D%0A', '%25', '%2E', '%2e%2e', '%3F', '%23', '%26', '%3D',
-  '%C0%AF', '%C0%AE', '%E0%80%AF', '%F0%80%80%AF', '%C0%80', '%ED%A0%80', '%FF', '%FE%FF', '%E2%80%A8', '%C2%A0', '%EF%BC%94', 'é', '☃', '\u2028',
+  'a',
+  'Z',
+  '0',
+  '9',
+  '48.8566',
+  '2.3522',
+  '-',
+  '.',
+  ',',
+  '_',
+  '~',
+  '+',
+  '..',
+  ';',
+  '=',
+  '&',
+  '@',
+  ':',
+  '!',
+  '$',
+  "'",
+  '(',
+  ')',
+  '*',
+  '%',
+  '%0',
+  '%2',
+  '%zz',
+  '%G0',
+  '%00',
+  '%2F',
+  '%2f',
+  '%2C',
+  '%2c',
+  '%20',
+  '%09',
+  '%0A',
+  '%0D%0A',
+  '%25',
+  '%2E',
+  '%2e%2e',
+  '%3F',
+  '%23',
+  '%26',
+  '%3D',
+  '%C0%AF',
+  '%C0%AE',
+  '%E0%80%AF',
+  '%F0%80%80%AF',
+  '%C0%80',
+  '%ED%A0%80',
+  '%FF',
+  '%FE%FF',
+  '%E2%80%A8',
+  '%C2%A0',
+  '%EF%BC%94',
+  'é',
+  '☃',
+  '\u2028',
 ];
 const junk = fc.array(fc.constantFrom(...PIECES), { maxLength: 6 }).map((l) => l.join(''));
 const decimal = fc.oneof(
   fc.double({ min: -200, max: 200, noNaN: true }).map((n) => n.toFixed(4)),
   fc.double({ min: -90, max: 90, noNaN: true }).map(String),
-  fc.constantFrom('48.8566', '2.3522', '-0', '.5', '5.', '1e2', '0x10', '', '+1', '9'.repeat(70), `${'0'.repeat(63)}1`, '90', '-180', '180.0000001'),
+  fc.constantFrom(
+    '48.8566',
+    '2.3522',
+    '-0',
+    '.5',
+    '5.',
+    '1e2',
+    '0x10',
+    '',
+    '+1',
+    '9'.repeat(70),
+    `${'0'.repeat(63)}1`,
+    '90',
+    '-180',
+    '180.0000001',
+  ),
 );
-const coord = fc.oneof({ weight: 8, arbitrary: decimal }, { weight: 1, arbitrary: junk }, { weight: 1, arbitrary: fc.tuple(decimal, junk).map(([d, j]) => d + j) }, { weight: 1, arbitrary: fc.tuple(junk, decimal).map(([j, d]) => j + d) });
+const coord = fc.oneof(
+  { weight: 8, arbitrary: decimal },
+  { weight: 1, arbitrary: junk },
+  { weight: 1, arbitrary: fc.tuple(decimal, junk).map(([d, j]) => d + j) },
+  { weight: 1, arbitrary: fc.tuple(junk, decimal).map(([j, d]) => j + d) },
+);
 const code = fc.oneof(
-  fc.constantFrom('FRA', 'fra', 'DEU', 'ZZZ', 'FR', 'ATA', 'XKX', 'FR-IDF', 'fr-idf', 'US-PR', 'FR-75C', 'FR-ZZZ', 'US-CA', '__proto__', 'constructor', 'toString', ''),
+  fc.constantFrom(
+    'FRA',
+    'fra',
+    'DEU',
+    'ZZZ',
+    'FR',
+    'ATA',
+    'XKX',
+    'FR-IDF',
+    'fr-idf',
+    'US-PR',
+    'FR-75C',
+    'FR-ZZZ',
+    'US-CA',
+    '__proto__',
+    'constructor',
+    'toString',
+    '',
+  ),
   junk,
 );
-const param = fc.tuple(fc.constantFrom('latitude', 'longitude', 'latitude', 'longitude', 'lat', 'LATITUDE', 'lati%74ude', 'latitude%00', '', 'x'), fc.option(coord, { nil: undefined })).map(([n, v]) =>
-  v === undefined ? n : `${n}=${v}`,
-);
+const param = fc
+  .tuple(
+    fc.constantFrom(
+      'latitude',
+      'longitude',
+      'latitude',
+      'longitude',
+      'lat',
+      'LATITUDE',
+      'lati%74ude',
+      'latitude%00',
+      '',
+      'x',
+    ),
+    fc.option(coord, { nil: undefined }),
+  )
+  .map(([n, v]) => (v === undefined ? n : `${n}=${v}`));
 const query = fc.oneof(
   { weight: 4, arbitrary: fc.array(param, { maxLength: 5 }).map((l) => `?${l.join('&')}`) },
   { weight: 1, arbitrary: fc.constant('') },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('latitude', 'pad', 'longitude'), fc.integer({ min: 100, max: 5000 })).map(([n, k]) => `?${n}=${'9'.repeat(k)}&longitude=1`) },
-  { weight: 1, arbitrary: fc.constantFrom('?', '?&&', '?=', '?latitude', '?latitude=&longitude=', '?latitude=1&latitude=1&longitude=1', '?latitude=1#frag&longitude=2') },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('latitude', 'pad', 'longitude'), fc.integer({ min: 100, max: 5000 }))
+      .map(([n, k]) => `?${n}=${'9'.repeat(k)}&longitude=1`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '?',
+      '?&&',
+      '?=',
+      '?latitude',
+      '?latitude=&longitude=',
+      '?latitude=1&latitude=1&longitude=1',
+      '?latitude=1#frag&longitude=2',
+    ),
+  },
 );
 const path = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('/geo/country/fromGps/', '/geo/subdivision/fromGps/'), coord, fc.constantFrom(',', ',', '%2C', ',,', ''), coord).map((p) => p.join('')) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('/geo/country/fromGps/', '/geo/subdivision/fromGps/'),
+        coord,
+        fc.constantFrom(',', ',', '%2C', ',,', ''),
+        coord,
+      )
+      .map((p) => p.join('')),
+  },
   { weight: 3, arbitrary: fc.tuple(code, query).map(([c, q]) => `/geo/country/${c}/isInCountry${q}`) },
   { weight: 3, arbitrary: fc.tuple(code, query).map(([c, q]) => `/geo/subdivision/${c}/isInSubdivision${q}`) },
-  { weight: 1, arbitrary: fc.constantFrom('/healthz', '/healthz/', '/HEALTHZ', '/healthz?x=1', '/', '*', '', '/geo', '/geo/', '//geo/country/fromGps/1,2', '/geo/../geo/country/fromGps/48.85,2.35', '/geo/./country/fromGps/48.85,2.35', '/geo/country/fromGps/../fromGps/48.85,2.35', '/geo/country/fromGps/48.85%2C2.35', '/geo%2Fcountry%2FfromGps%2F48.85,2.35', '/geo/country/fromGps/48.85,2.35/', '/%2e%2e/geo/country/fromGps/1,2', 'http://evil.example/geo/country/fromGps/48.85,2.35') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/healthz',
+      '/healthz/',
+      '/HEALTHZ',
+      '/healthz?x=1',
+      '/',
+      '*',
+      '',
+      '/geo',
+      '/geo/',
+      '//geo/country/fromGps/1,2',
+      '/geo/../geo/country/fromGps/48.85,2.35',
+      '/geo/./country/fromGps/48.85,2.35',
+      '/geo/country/fromGps/../fromGps/48.85,2.35',
+      '/geo/country/fromGps/48.85%2C2.35',
+      '/geo%2Fcountry%2FfromGps%2F48.85,2.35',
+      '/geo/country/fromGps/48.85,2.35/',
+      '/%2e%2e/geo/country/fromGps/1,2',
+      'http://evil.example/geo/country/fromGps/48.85,2.35',
+    ),
+  },
   { weight: 2, arbitrary: fc.array(junk, { maxLength: 5 }).map((l) => `/${l.join('/')}`) },
-  { weight: 1, arbitrary: fc.integer({ min: 2000, max: 3000 }).map((n) => `/geo/country/fromGps/1,2?pad=${'x'.repeat(n)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 2000, max: 3000 }).map((n) => `/geo/country/fromGps/1,2?pad=${'x'.repeat(n)}`),
+  },
 );
-const method = fc.oneof({ weight: 8, arbitrary: fc.constant('GET') }, { weight: 2, arbitrary: fc.constant('HEAD') }, { weight: 2, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'PROPFIND', 'M-SEARCH', 'PURGE') });
+const method = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('GET') },
+  { weight: 2, arbitrary: fc.constant('HEAD') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'PROPFIND', 'M-SEARCH', 'PURGE'),
+  },
+);
 type Key = 'valid' | 'none' | 'lower' | 'upper' | 'twice' | 'revoked' | 'bogus' | 'authorization' | 'empty';
-const key = fc.oneof({ weight: 8, arbitrary: fc.constant<Key>('valid') }, { weight: 3, arbitrary: fc.constantFrom<Key>('none', 'lower', 'upper', 'twice', 'revoked', 'bogus', 'authorization', 'empty') });
+const key = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<Key>('valid') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<Key>('none', 'lower', 'upper', 'twice', 'revoked', 'bogus', 'authorization', 'empty'),
+  },
+);
 const extraHeader = fc.constantFrom<[string, string]>(
-  ['If-None-Match', '*'], ['If-None-Match', '"nope"'], ['If-None-Match', 'W/"x", "y"'], ['X-Forwarded-For', '203.0.113.7'], ['X-Forwarded-For', 'garbage, ,'],
-  ['Accept', 'application/json'], ['Accept-Encoding', 'gzip, br'], ['Cookie', `a=${'b'.repeat(2000)}`], ['X-Pad', 'y'.repeat(7000)], ['X-Pad', 'y'.repeat(9000)],
-  ['Expect', '100-continue'], ['Expect', 'something-else'], ['Content-Length', '0'], ['Range', 'bytes=0-1'], ['Origin', 'https://evil.example'],
+  ['If-None-Match', '*'],
+  ['If-None-Match', '"nope"'],
+  ['If-None-Match', 'W/"x", "y"'],
+  ['X-Forwarded-For', '203.0.113.7'],
+  ['X-Forwarded-For', 'garbage, ,'],
+  ['Accept', 'application/json'],
+  ['Accept-Encoding', 'gzip, br'],
+  ['Cookie', `a=${'b'.repeat(2000)}`],
+  ['X-Pad', 'y'.repeat(7000)],
+  ['X-Pad', 'y'.repeat(9000)],
+  ['Expect', '100-continue'],
+  ['Expect', 'something-else'],
+  ['Content-Length', '0'],
+  ['Range', 'bytes=0-1'],
+  ['Origin', 'https://evil.example'],
 );
 const headers = fc.array(extraHeader, { maxLength: 3 });
 const body = fc.option(fc.constantFrom('x', 'hello', '{"a":1}', 'z'.repeat(10_000)), { nil: undefined, freq: 8 });
@@ -100,24 +296,49 @@ const body = fc.option(fc.constantFrom('x', 'hello', '{"a":1}', 'z'.repeat(10_00
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-function send(m: string, target: string, h: [string, string][], k: Key, b: string | undefined): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function send(
+  m: string,
+  target: string,
+  h: [string, string][],
+  k: Key,
+  b: string | undefined,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const list: string[] = ['Host', 'localhost'];
   for (const [n, v] of h) if (!(b !== undefined && n === 'Content-Length')) list.push(n, v);
   const keyHeaders: Record<Key, string[]> = {
-    valid: ['X-API-Key', KEY], none: [], lower: ['x-api-key', KEY], upper: ['X-API-KEY', KEY], twice: ['X-API-Key', KEY, 'x-api-key', KEY],
-    revoked: ['X-API-Key', REVOKED], bogus: ['X-API-Key', `glk_000000000000_${'A'.repeat(43)}`], authorization: ['Authorization', `Bearer ${KEY}`], empty: ['X-API-Key', ''],
+    valid: ['X-API-Key', KEY],
+    none: [],
+    lower: ['x-api-key', KEY],
+    upper: ['X-API-KEY', KEY],
+    twice: ['X-API-Key', KEY, 'x-api-key', KEY],
+    revoked: ['X-API-Key', REVOKED],
+    bogus: ['X-API-Key', `glk_000000000000_${'A'.repeat(43)}`],
+    authorization: ['Authorization', `Bearer ${KEY}`],
+    empty: ['X-API-Key', ''],
   };
   list.push(...keyHeaders[k]);
   // node:http sends a GET or HEAD body unframed; say its length, as a real client must.
-  if (b !== undefined && !h.some(([n]) => n === 'Content-Length')) list.push('Content-Length', String(Buffer.byteLength(b)));
+  if (b !== undefined && !h.some(([n]) => n === 'Content-Length'))
+    list.push('Content-Length', String(Buffer.byteLength(b)));
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: HOST, port, method: m, path: target, headers: list as unknown as http.OutgoingHttpHeaders, agent, timeout: SOCKET_MS }, (res) => {
-      let data = '';
-      res.setEncoding('latin1');
-      res.on('data', (d) => (data += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: data }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: HOST,
+        port,
+        method: m,
+        path: target,
+        headers: list as unknown as http.OutgoingHttpHeaders,
+        agent,
+        timeout: SOCKET_MS,
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('latin1');
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: data }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no response within ${SOCKET_MS} ms: ${m} ${target.slice(0, 200)}`)));
     req.on('error', reject);
     req.end(b);
@@ -128,7 +349,12 @@ function send(m: string, target: string, h: [string, string][], k: Key, b: strin
 function predicted(m: string, target: string, h: [string, string][], k: Key): number | undefined {
   const headBytes = target.length + h.reduce((n, [a, v]) => n + a.length + v.length + 4, 0) + 200;
   // Oversized heads, odd expectations and repeated Content-Length are refused before the method is looked at.
-  if (headBytes > 8192 - 200 || h.some(([n, v]) => n === 'Expect' && v !== '100-continue') || h.filter(([n]) => n === 'Content-Length').length > 1) return undefined;
+  if (
+    headBytes > 8192 - 200 ||
+    h.some(([n, v]) => n === 'Expect' && v !== '100-continue') ||
+    h.filter(([n]) => n === 'Content-Length').length > 1
+  )
+    return undefined;
   if (m !== 'GET' && m !== 'HEAD') return 405;
   if (target.length > 2048) return 414;
   const p = target.split('?')[0];
@@ -165,17 +391,36 @@ describe(`server fuzz (${RUNS} cases per property, seed ${SEED})`, () => {
       await fc.assert(
         fc.asyncProperty(method, path, headers, key, body, async (m, rawTarget, h, k, b) => {
           const target = sendable(rawTarget.startsWith('/') || rawTarget === '*' ? rawTarget : `/${rawTarget}`);
-          if (process.env.FUZZ_DEBUG) console.log(m, target.slice(0, 80), h.map(([n, v]) => `${n}:${v.length}`), k, b?.length);
+          if (process.env.FUZZ_DEBUG)
+            console.log(
+              m,
+              target.slice(0, 80),
+              h.map(([n, v]) => `${n}:${v.length}`),
+              k,
+              b?.length,
+            );
           const res = await send(m, target, h, k, b);
           tally('http', res.status);
           expectWellFormed(res as never, m === 'HEAD');
-          expect(res.headers['content-length']).toBe(m === 'HEAD' || res.status === 304 ? res.headers['content-length'] : String(Buffer.byteLength(res.body, 'latin1')));
+          expect(res.headers['content-length']).toBe(
+            m === 'HEAD' || res.status === 304
+              ? res.headers['content-length']
+              : String(Buffer.byteLength(res.body, 'latin1')),
+          );
           const want = predicted(m, target, h, k);
           if (want !== undefined) expect(res.status).toBe(want);
           if (res.status === 405) expect(res.headers.allow).toBe('GET, HEAD');
           if (res.status === 304) expect(h.some(([n]) => n === 'If-None-Match')).toBe(true);
           if (res.status === 401) expect(res.headers['www-authenticate']).toBe('X-API-Key');
-          if (m === 'GET' && ['valid', 'lower', 'upper'].includes(k) && target.length <= 2048 && want === undefined && res.status !== 431 && res.status !== 417 && res.status !== 304) {
+          if (
+            m === 'GET' &&
+            ['valid', 'lower', 'upper'].includes(k) &&
+            target.length <= 2048 &&
+            want === undefined &&
+            res.status !== 431 &&
+            res.status !== 417 &&
+            res.status !== 304
+          ) {
             const lib = libraryAnswer(target);
             if (lib) {
               expect(res.status).toBe(lib.status);
@@ -198,30 +443,118 @@ describe(`server fuzz (${RUNS} cases per property, seed ${SEED})`, () => {
   );
   const rawTarget = fc.oneof(
     { weight: 8, arbitrary: path },
-    { weight: 1, arbitrary: fc.tuple(path, fc.constantFrom(' ', '\t', '\u0000', '\u0001', '\u007f', '\u00ff', '\r', '\n', '\u00e9', '"', '<', '\\', '{', '^', '`', '|'), fc.nat()).map(([p, c, i]) => p.slice(0, i % (p.length + 1)) + c + p.slice(i % (p.length + 1))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          path,
+          fc.constantFrom(
+            ' ',
+            '\t',
+            '\u0000',
+            '\u0001',
+            '\u007f',
+            '\u00ff',
+            '\r',
+            '\n',
+            '\u00e9',
+            '"',
+            '<',
+            '\\',
+            '{',
+            '^',
+            '`',
+            '|',
+          ),
+          fc.nat(),
+        )
+        .map(([p, c, i]) => p.slice(0, i % (p.length + 1)) + c + p.slice(i % (p.length + 1))),
+    },
   );
-  const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 'http/1.1', 'HTTP/1.1 ', 'HTTP/1.10', '');
+  const version = fc.constantFrom(
+    'HTTP/1.1',
+    'HTTP/1.1',
+    'HTTP/1.1',
+    'HTTP/1.1',
+    'HTTP/1.1',
+    'HTTP/1.1',
+    'HTTP/1.0',
+    'HTTP/2.0',
+    'HTTP/0.9',
+    'http/1.1',
+    'HTTP/1.1 ',
+    'HTTP/1.10',
+    '',
+  );
   const line = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('X-API-Key: <KEY>', 'x-api-key:<KEY>', 'X-API-KEY: <KEY>', 'X-Api-Key: <KEY> ', 'X-API-Key:  <KEY>', 'X-API-Key: <KEY>\r\nX-API-Key: <KEY>', 'Host: x') },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        'X-API-Key: <KEY>',
+        'x-api-key:<KEY>',
+        'X-API-KEY: <KEY>',
+        'X-Api-Key: <KEY> ',
+        'X-API-Key:  <KEY>',
+        'X-API-Key: <KEY>\r\nX-API-Key: <KEY>',
+        'Host: x',
+      ),
+    },
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        'X-API-Key: <KEY>\rinjected: 1', 'X-API-Key: <KEY>\ninjected: 1', 'X-Other: a\r\n folded', 'X-API-Key: <KEY>\r\n\tfolded', 'Bad Header: 1', ': empty-name', 'NoColon',
-        'X-API-Key: \u0000<KEY>', 'X-Test: \u00e9\u00ff', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 1, 2', 'Content-Length: 0\r\nContent-Length: 3', 'Transfer-Encoding: chunked',
-        'Transfer-Encoding: chunked\r\nContent-Length: 3', 'Transfer-Encoding: gzip, chunked', 'Expect: 100-continue', 'Expect: bogus', 'Upgrade: websocket\r\nConnection: Upgrade',
-        'Connection: keep-alive', 'Connection: close', 'Host: a\r\nHost: b', 'If-None-Match: *', `X-Big: ${'q'.repeat(9000)}`, `X-Many: ${'r'.repeat(3000)}`,
+        'X-API-Key: <KEY>\rinjected: 1',
+        'X-API-Key: <KEY>\ninjected: 1',
+        'X-Other: a\r\n folded',
+        'X-API-Key: <KEY>\r\n\tfolded',
+        'Bad Header: 1',
+        ': empty-name',
+        'NoColon',
+        'X-API-Key: \u0000<KEY>',
+        'X-Test: \u00e9\u00ff',
+        'Content-Length: 5',
+        'Content-Length: -1',
+        'Content-Length: 1, 2',
+        'Content-Length: 0\r\nContent-Length: 3',
+        'Transfer-Encoding: chunked',
+        'Transfer-Encoding: chunked\r\nContent-Length: 3',
+        'Transfer-Encoding: gzip, chunked',
+        'Expect: 100-continue',
+        'Expect: bogus',
+        'Upgrade: websocket\r\nConnection: Upgrade',
+        'Connection: keep-alive',
+        'Connection: close',
+        'Host: a\r\nHost: b',
+        'If-None-Match: *',
+        `X-Big: ${'q'.repeat(9000)}`,
+        `X-Many: ${'r'.repeat(3000)}`,
       ),
     },
-    { weight: 1, arbitrary: fc.tuple(fc.stringMatching(/^[!-~]{0,12}$/), fc.string({ unit: 'binary-ascii', maxLength: 30 })).map(([n, v]) => `${n}: ${v}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.stringMatching(/^[!-~]{0,12}$/), fc.string({ unit: 'binary-ascii', maxLength: 30 }))
+        .map(([n, v]) => `${n}: ${v}`),
+    },
   );
-  const rawRequest = fc.tuple(token, rawTarget, version, fc.array(line, { maxLength: 3 }), fc.constantFrom('', '', '', '', 'x', '0\r\n\r\n', 'hello'), fc.boolean(), fc.integer({ min: 1, max: 3 }), fc.nat(4).map((n) => n > 0)).map(
-    ([m, t, v, ls, b, pipelined, copies, host]) => {
+  const rawRequest = fc
+    .tuple(
+      token,
+      rawTarget,
+      version,
+      fc.array(line, { maxLength: 3 }),
+      fc.constantFrom('', '', '', '', 'x', '0\r\n\r\n', 'hello'),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 3 }),
+      fc.nat(4).map((n) => n > 0),
+    )
+    .map(([m, t, v, ls, b, pipelined, copies, host]) => {
       const head = `${m} ${t}${v ? ` ${v}` : ''}\r\n${host ? 'Host: x\r\n' : ''}${ls.map((l) => `${l.replaceAll('<KEY>', KEY)}\r\n`).join('')}`;
       const one = `${head}\r\n${b}`;
       // Pipelined copies, the last one asking to close; otherwise one request that asks to close.
-      return pipelined ? `${one.repeat(copies - 1)}${head}Connection: close\r\n\r\n${b}` : `${head}Connection: close\r\n\r\n${b}`;
-    },
-  );
+      return pipelined
+        ? `${one.repeat(copies - 1)}${head}Connection: close\r\n\r\n${b}`
+        : `${head}Connection: close\r\n\r\n${b}`;
+    });
 
   it(
     'raw sockets: any request line, target, version and header bytes',

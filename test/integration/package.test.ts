@@ -16,17 +16,28 @@ beforeAll(() => {
 
 describe('module formats', () => {
   it('require() resolves the CommonJS build', () => {
-    const r = node(['-e', "const g = require('geolookup'); console.log(g.countryFromGps(48.8566, 2.3522), g.isInSubdivision('FR-IDF', 48.8566, 2.3522), typeof g.ValidationError)"]);
+    const r = node([
+      '-e',
+      "const g = require('geolookup'); console.log(g.countryFromGps(48.8566, 2.3522), g.isInSubdivision('FR-IDF', 48.8566, 2.3522), typeof g.ValidationError)",
+    ]);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('FRA true function');
   });
   it('import resolves the ES module build', () => {
-    const r = node(['--input-type=module', '-e', "import { countryFromGps, NotFoundError } from 'geolookup'; try { countryFromGps(0, -30) } catch (e) { console.log(countryFromGps('52.52', '13.405'), e instanceof NotFoundError, e.status) }"]);
+    const r = node([
+      '--input-type=module',
+      '-e',
+      "import { countryFromGps, NotFoundError } from 'geolookup'; try { countryFromGps(0, -30) } catch (e) { console.log(countryFromGps('52.52', '13.405'), e instanceof NotFoundError, e.status) }",
+    ]);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('DEU true 404');
   });
   it('the browser entry has no Node built-ins and takes bytes', () => {
-    const r = node(['--input-type=module', '-e', "import { readFileSync } from 'node:fs'; import { createGeoLookup } from 'geolookup/browser'; const g = createGeoLookup(readFileSync('dist-data/world.geolookup').buffer.slice(0)); console.log(g.countryFromGps(35.6895, 139.6917))"]);
+    const r = node([
+      '--input-type=module',
+      '-e',
+      "import { readFileSync } from 'node:fs'; import { createGeoLookup } from 'geolookup/browser'; const g = createGeoLookup(readFileSync('dist-data/world.geolookup').buffer.slice(0)); console.log(g.countryFromGps(35.6895, 139.6917))",
+    ]);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('JPN');
     const src = execFileSync('cat', ['dist/browser.js'], { cwd: root, encoding: 'utf8' });
@@ -36,7 +47,8 @@ describe('module formats', () => {
 
 describe('server entry', () => {
   it('geolookup/server serves the embedded dataset over a real socket', () => {
-    const script = "import { createServer } from 'geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
+    const script =
+      "import { createServer } from 'geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
     const r = node(['--input-type=module', '-e', script]);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('200 FRA');
@@ -88,7 +100,7 @@ describe('CLI', () => {
 
 // src/seal.ts: the built code carries the seal of the dataset built beside it and skips the
 // pointer checks only for that file where the package keeps it.
-describe('the embedded dataset\'s seal', () => {
+describe("the embedded dataset's seal", () => {
   const tmp = mkdtempSync(join(tmpdir(), 'geolookup-seal-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   const dataset = readFileSync(join(root, 'dist-data', 'world.geolookup'));
@@ -97,15 +109,24 @@ describe('the embedded dataset\'s seal', () => {
   mkdirSync(join(tmp, 'dist-data'));
   writeFileSync(join(tmp, 'package.json'), '{"type":"module"}');
   const paris = (env: NodeJS.ProcessEnv = {}) =>
-    spawnSync(process.execPath, ['--input-type=module', '-e', `import { countryFromGps } from ${JSON.stringify(join(tmp, 'dist', 'index.js'))}; console.log(countryFromGps(48.8566, 2.3522))`], {
-      encoding: 'utf8',
-      env: { ...process.env, GEOLOOKUP_DATA: '', ...env },
-    });
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { countryFromGps } from ${JSON.stringify(join(tmp, 'dist', 'index.js'))}; console.log(countryFromGps(48.8566, 2.3522))`,
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, GEOLOOKUP_DATA: '', ...env },
+      },
+    );
 
   it('is built into the Node entries', () => {
     const seal = sealOf(dataset);
     expect(seal).toMatch(/^\d+:\d+:\d+$/);
-    for (const f of ['index.js', 'index.cjs', 'cli.js']) expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
+    for (const f of ['index.js', 'index.cjs', 'cli.js'])
+      expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
   });
 
   it('a build that cannot tell where it lives still loads the sealed file by path', () => {
@@ -128,7 +149,11 @@ describe('the embedded dataset\'s seal', () => {
     const payload = bad.subarray(HEADER_BYTES);
     const table = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
     const grid = table.getUint32(8 + 1 * 8, true); // section 1 (layout.ts SECTIONS)
-    table.setUint32(grid + 4 * (Math.floor(48.8566 + 90) * 360 + Math.floor(2.3522 + 180)), (1 << 30) | 0x3ffffff0, true);
+    table.setUint32(
+      grid + 4 * (Math.floor(48.8566 + 90) * 360 + Math.floor(2.3522 + 180)),
+      (1 << 30) | 0x3ffffff0,
+      true,
+    );
     bad.writeUInt32LE(checksum32(payload), 20);
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), bad);
     const damaged = paris();

@@ -37,7 +37,8 @@ async function start(options: ServerOptions = {}): Promise<number> {
   await new Promise<void>((r) => server.listen(0, HOST, r));
   return (server.address() as AddressInfo).port;
 }
-const req = (path: string, lines: string[] = [], method = 'GET') => `${method} ${path} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`;
+const req = (path: string, lines: string[] = [], method = 'GET') =>
+  `${method} ${path} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`;
 async function one(port: number, text: string) {
   const list = parseResponses((await exchange(port, text)).text);
   expect(list).toHaveLength(1);
@@ -78,19 +79,31 @@ describe('request smuggling and header tricks', () => {
   });
 
   it.each([
-    ['X-API-KEY', 200], ['x-Api-kEy', 200], ['X-API-Key ', 400], ['X_API_Key', 401], ['X-API-Keys', 401],
+    ['X-API-KEY', 200],
+    ['x-Api-kEy', 200],
+    ['X-API-Key ', 400],
+    ['X_API_Key', 401],
+    ['X-API-Keys', 401],
   ])('header name %s → %i', async (name, status) => {
     expect((await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`${name}: ${KEY}`]))).status).toBe(status);
   });
 
   it('a second X-API-Key, in any case or after other headers, is a 401 even when both are valid', async () => {
-    for (const lines of [[`X-API-Key: ${KEY}`, `x-api-key: ${KEY}`], [`X-API-Key: ${KEY}`, 'Accept: */*', `X-API-KEY: ${REVOKED}`], [`X-API-Key: ${REVOKED}`, `X-API-Key: ${KEY}`]]) {
+    for (const lines of [
+      [`X-API-Key: ${KEY}`, `x-api-key: ${KEY}`],
+      [`X-API-Key: ${KEY}`, 'Accept: */*', `X-API-KEY: ${REVOKED}`],
+      [`X-API-Key: ${REVOKED}`, `X-API-Key: ${KEY}`],
+    ]) {
       expect((await one(port, req('/geo/country/fromGps/48.8566,2.3522', lines))).status).toBe(401);
     }
   });
 
   it('CR or LF inside a header value cannot inject a header or a second request', async () => {
-    for (const line of [`X-Other: a\rX-API-Key: ${KEY}`, `X-Other: a\nX-API-Key: ${KEY}`, `X-API-Key: ${KEY}\r\nGET /geo/country/fromGps/1,1 HTTP/1.1`]) {
+    for (const line of [
+      `X-Other: a\rX-API-Key: ${KEY}`,
+      `X-Other: a\nX-API-Key: ${KEY}`,
+      `X-API-Key: ${KEY}\r\nGET /geo/country/fromGps/1,1 HTTP/1.1`,
+    ]) {
       const list = parseResponses((await exchange(port, req('/geo/country/fromGps/48.8566,2.3522', [line]))).text);
       for (const r of list) expectWellFormed(r);
       expect(list.some((r) => r.status === 200 && r.body === 'FRA')).toBe(false);
@@ -105,17 +118,35 @@ describe('request smuggling and header tricks', () => {
 
   it('encoded slashes and dot segments are not normalised into another route', async () => {
     const cases: [string, number][] = [
-      ['/geo/country/fromGps/48.85%2C2.35', 400], ['/geo%2Fcountry%2FfromGps%2F48.85,2.35', 404], ['/geo/country/fromGps/48.85,2.35%2F..', 400],
-      ['/geo/../geo/country/fromGps/48.85,2.35', 404], ['/geo/./country/fromGps/48.85,2.35', 404], ['/geo/country/fromGps/../fromGps/48.85,2.35', 400],
-      ['/geo/country/%2E%2E/isInCountry?latitude=1&longitude=1', 400], ['/geo/country/FRA%2F..%2FDEU/isInCountry?latitude=48.85&longitude=2.35', 400],
+      ['/geo/country/fromGps/48.85%2C2.35', 400],
+      ['/geo%2Fcountry%2FfromGps%2F48.85,2.35', 404],
+      ['/geo/country/fromGps/48.85,2.35%2F..', 400],
+      ['/geo/../geo/country/fromGps/48.85,2.35', 404],
+      ['/geo/./country/fromGps/48.85,2.35', 404],
+      ['/geo/country/fromGps/../fromGps/48.85,2.35', 400],
+      ['/geo/country/%2E%2E/isInCountry?latitude=1&longitude=1', 400],
+      ['/geo/country/FRA%2F..%2FDEU/isInCountry?latitude=48.85&longitude=2.35', 400],
       ['/healthz/../geo/country/fromGps/48.85,2.35', 404],
     ];
-    for (const [path, status] of cases) expect([path, (await one(port, req(path, [`X-API-Key: ${KEY}`]))).status]).toEqual([path, status]);
+    for (const [path, status] of cases)
+      expect([path, (await one(port, req(path, [`X-API-Key: ${KEY}`]))).status]).toEqual([path, status]);
   });
 
   it('a huge URL is a 414 and a huge head a 431, both well-formed, and the server keeps serving', async () => {
-    expect((await one(port, req(`/geo/country/fromGps/1,2?${'a'.repeat(5000)}`, [`X-API-Key: ${KEY}`]))).status).toBe(414);
-    expect((await one(port, req('/healthz', Array.from({ length: 200 }, (_, i) => `X-H${i}: ${'v'.repeat(60)}`)))).status).toBe(431);
+    expect((await one(port, req(`/geo/country/fromGps/1,2?${'a'.repeat(5000)}`, [`X-API-Key: ${KEY}`]))).status).toBe(
+      414,
+    );
+    expect(
+      (
+        await one(
+          port,
+          req(
+            '/healthz',
+            Array.from({ length: 200 }, (_, i) => `X-H${i}: ${'v'.repeat(60)}`),
+          ),
+        )
+      ).status,
+    ).toBe(431);
     expect((await one(port, req('/geo/country/fromGps/1,2', [`X-API-Key: ${'k'.repeat(20_000)}`]))).status).toBe(431);
     expect((await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`X-API-Key: ${KEY}`]))).body).toBe('FRA');
   });
@@ -133,16 +164,31 @@ describe('anonymous clients cannot vary headers to escape their limit', () => {
   it('X-Forwarded-For, Forwarded, X-Real-IP, Via, Host and a fresh connection per request all count as the socket address', async () => {
     const now = Date.UTC(2026, 4, 10, 12);
     const port = await start({ allowAnonymous: true, limits: { anonymousBurstPerMinute: 3 }, now: () => now });
-    const spoof = ['X-Forwarded-For: 203.0.113.1', 'Forwarded: for=203.0.113.2', 'X-Real-IP: 203.0.113.3', 'Via: 1.1 proxy', 'X-Client-IP: 203.0.113.4', 'True-Client-IP: 203.0.113.5', 'CF-Connecting-IP: 203.0.113.6'];
+    const spoof = [
+      'X-Forwarded-For: 203.0.113.1',
+      'Forwarded: for=203.0.113.2',
+      'X-Real-IP: 203.0.113.3',
+      'Via: 1.1 proxy',
+      'X-Client-IP: 203.0.113.4',
+      'True-Client-IP: 203.0.113.5',
+      'CF-Connecting-IP: 203.0.113.6',
+    ];
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await one(port, req('/geo/country/fromGps/48.8566,2.3522', [spoof[i % spoof.length]]))).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await one(port, req('/geo/country/fromGps/48.8566,2.3522', [spoof[i % spoof.length]]))).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
   });
 
   it('with a trusted proxy, only the proxy’s X-Forwarded-For counts, and a forged chain is read from the right', async () => {
     const now = Date.UTC(2026, 4, 10, 12);
-    const port = await start({ allowAnonymous: true, trustProxy: ['127.0.0.1'], limits: { anonymousBurstPerMinute: 1 }, now: () => now });
-    const from = async (xff: string) => (await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`X-Forwarded-For: ${xff}`]))).status;
+    const port = await start({
+      allowAnonymous: true,
+      trustProxy: ['127.0.0.1'],
+      limits: { anonymousBurstPerMinute: 1 },
+      now: () => now,
+    });
+    const from = async (xff: string) =>
+      (await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`X-Forwarded-For: ${xff}`]))).status;
     expect(await from('198.51.100.1')).toBe(200);
     // The client prepends addresses of its own choosing; the proxy appends the real one (rightmost), which is limited.
     expect(await from('192.0.2.77, 198.51.100.1')).toBe(429);

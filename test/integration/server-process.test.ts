@@ -21,7 +21,10 @@ const children: ChildProcessWithoutNullStreams[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'geolookup-serve-'));
   keysFile = join(dir, 'keys.json');
-  ({ key: KEY, record: { id: KEY_ID } } = createKey(keysFile, 'pro'));
+  ({
+    key: KEY,
+    record: { id: KEY_ID },
+  } = createKey(keysFile, 'pro'));
 });
 
 afterAll(() => {
@@ -38,7 +41,11 @@ interface Served {
 
 /** Starts `geolookup serve` on an ephemeral loopback port and waits for its "listening" line. */
 function serve(...extra: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', HOST, '--port', '0', '--keys', keysFile, ...extra], { cwd: root });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', HOST, '--port', '0', '--keys', keysFile, ...extra],
+    { cwd: root },
+  );
   children.push(child);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
@@ -58,7 +65,11 @@ function serve(...extra: string[]): Promise<Served> {
   });
 }
 
-function get(port: number, path: string, agent: http.Agent | false = false): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  port: number,
+  path: string,
+  agent: http.Agent | false = false,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: HOST, port, path, headers: { 'X-API-Key': KEY }, agent }, (res) => {
       let body = '';
@@ -71,7 +82,11 @@ function get(port: number, path: string, agent: http.Agent | false = false): Pro
   });
 }
 
-const PATHS = ['/geo/country/fromGps/48.8566,2.3522', '/geo/subdivision/fromGps/40.7128,-74.006', '/geo/country/DEU/isInCountry?latitude=52.52&longitude=13.405'];
+const PATHS = [
+  '/geo/country/fromGps/48.8566,2.3522',
+  '/geo/subdivision/fromGps/40.7128,-74.006',
+  '/geo/country/DEU/isInCountry?latitude=52.52&longitude=13.405',
+];
 const BODIES = ['FRA', 'US-NY', 'true'];
 
 describe('geolookup serve (child process)', () => {
@@ -147,7 +162,11 @@ describe('geolookup serve (child process)', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, HOST, resolve));
     const port = (blocker.address() as net.AddressInfo).port;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--keys', keysFile], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--keys', keysFile],
+      { cwd: root },
+    );
     children.push(child);
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (err += d));

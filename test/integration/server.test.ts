@@ -28,7 +28,10 @@ beforeAll(() => {
   preload();
   dir = mkdtempSync(join(tmpdir(), 'geolookup-server-'));
   keysFile = join(dir, 'keys.json');
-  ({ key: KEY, record: { id: KEY_ID } } = createKey(keysFile, 'free'));
+  ({
+    key: KEY,
+    record: { id: KEY_ID },
+  } = createKey(keysFile, 'free'));
   REVOKED = createKey(keysFile, 'pro').key;
   revokeKey(keysFile, REVOKED.slice(4, 16));
   SMALL = createKey(keysFile, 'free', { monthlyQuota: 2 }).key;
@@ -54,7 +57,14 @@ interface Res {
   body: string;
 }
 
-function request(port: number, path: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET', body?: string, agent: http.Agent | false = false): Promise<Res> {
+function request(
+  port: number,
+  path: string,
+  headers: http.OutgoingHttpHeaders = {},
+  method = 'GET',
+  body?: string,
+  agent: http.Agent | false = false,
+): Promise<Res> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: HOST, port, path, method, headers, agent }, (res) => {
       let data = '';
@@ -105,7 +115,8 @@ function parseRaw(text: string): Res[] {
   return out;
 }
 
-const rawGet = (path: string, headerLines: string) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headerLines}Connection: close\r\n\r\n`;
+const rawGet = (path: string, headerLines: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headerLines}Connection: close\r\n\r\n`;
 
 function expectProblem(r: Res, status: number, type: string) {
   expect(r.status).toBe(status);
@@ -131,7 +142,10 @@ describe('routes', () => {
   let port: number;
   let etag: string;
   beforeAll(async () => {
-    ({ port, server: { etag } } = await start({ limits: { burstPerMinute: 1_000_000 } }));
+    ({
+      port,
+      server: { etag },
+    } = await start({ limits: { burstPerMinute: 1_000_000 } }));
   });
 
   it.each([
@@ -166,7 +180,14 @@ describe('routes', () => {
     const h = await request(port, '/geo/subdivision/fromGps/48.8566,2.3522', { 'X-API-Key': KEY }, 'HEAD');
     expect(h.status).toBe(200);
     expect(h.body).toBe('');
-    for (const name of ['content-type', 'content-length', 'cache-control', 'etag', 'x-ratelimit-limit', 'x-ratelimit-burst-limit']) {
+    for (const name of [
+      'content-type',
+      'content-length',
+      'cache-control',
+      'etag',
+      'x-ratelimit-limit',
+      'x-ratelimit-burst-limit',
+    ]) {
       expect(h.headers[name]).toBe(g.headers[name]);
     }
   });
@@ -176,7 +197,9 @@ describe('routes', () => {
     expect(r.status).toBe(304);
     expect(r.body).toBe('');
     expect(r.headers.etag).toBe(etag);
-    expect((await get(port, '/geo/country/fromGps/48.8566,2.3522', KEY, { 'If-None-Match': '"other"' })).status).toBe(200);
+    expect((await get(port, '/geo/country/fromGps/48.8566,2.3522', KEY, { 'If-None-Match': '"other"' })).status).toBe(
+      200,
+    );
   });
 
   it('404 for a point in no country or subdivision: a cacheable problem record', async () => {
@@ -196,15 +219,20 @@ describe('routes', () => {
     expectProblem(await get(port, path), 404, T.notFound);
   });
 
-  it.each([['/'], ['/geo'], ['/geo/country'], ['/geo/planet/fromGps/1,2'], ['/geo/country/FRA/isInCountry/x?latitude=1&longitude=1'], ['/geo//country/fromGps/1,2'], ['/GEO/country/fromGps/1,2']])(
-    '404 for an unknown path: %s',
-    async (path) => {
-      const r = await get(port, path);
-      expectProblem(r, 404, T.notFound);
-      expect(r.headers['cache-control']).toBe('no-store');
-      expect(r.headers.etag).toBeUndefined();
-    },
-  );
+  it.each([
+    ['/'],
+    ['/geo'],
+    ['/geo/country'],
+    ['/geo/planet/fromGps/1,2'],
+    ['/geo/country/FRA/isInCountry/x?latitude=1&longitude=1'],
+    ['/geo//country/fromGps/1,2'],
+    ['/GEO/country/fromGps/1,2'],
+  ])('404 for an unknown path: %s', async (path) => {
+    const r = await get(port, path);
+    expectProblem(r, 404, T.notFound);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.headers.etag).toBeUndefined();
+  });
 
   const bad: [string, string, RegExp][] = [
     ['out of range, swapped', '/geo/country/fromGps/120,45', /swapped/i],
@@ -225,15 +253,39 @@ describe('routes', () => {
     ['broken percent-encoding', '/geo/country/fromGps/48.85,%zz', /longitude has invalid percent-encoding/i],
     ['missing query latitude', '/geo/country/FRA/isInCountry?longitude=2', /latitude is required/i],
     ['no query at all', '/geo/subdivision/FR-IDF/isInSubdivision', /latitude is required.*longitude is required/i],
-    ['repeated query latitude', '/geo/country/FRA/isInCountry?latitude=1&latitude=2&longitude=2', /latitude must be given once, got 2 values/i],
-    ['repeated query longitude', '/geo/subdivision/FR-IDF/isInSubdivision?latitude=1&longitude=2&longitude=2', /longitude must be given once/i],
-    ['plus in a query value (a space)', '/geo/country/FRA/isInCountry?latitude=+48.85&longitude=2', /latitude must not contain whitespace/i],
+    [
+      'repeated query latitude',
+      '/geo/country/FRA/isInCountry?latitude=1&latitude=2&longitude=2',
+      /latitude must be given once, got 2 values/i,
+    ],
+    [
+      'repeated query longitude',
+      '/geo/subdivision/FR-IDF/isInSubdivision?latitude=1&longitude=2&longitude=2',
+      /longitude must be given once/i,
+    ],
+    [
+      'plus in a query value (a space)',
+      '/geo/country/FRA/isInCountry?latitude=+48.85&longitude=2',
+      /latitude must not contain whitespace/i,
+    ],
     ['empty query value', '/geo/country/FRA/isInCountry?latitude=&longitude=2', /latitude must not be empty/i],
     ['alpha-2 country code', '/geo/country/FR/isInCountry?latitude=1&longitude=1', /alpha-2.*FRA/i],
-    ['malformed country code', '/geo/country/F1A/isInCountry?latitude=1&longitude=1', /countryCode must be ISO 3166-1 alpha-3/i],
+    [
+      'malformed country code',
+      '/geo/country/F1A/isInCountry?latitude=1&longitude=1',
+      /countryCode must be ISO 3166-1 alpha-3/i,
+    ],
     ['padded country code', '/geo/country/%20FRA/isInCountry?latitude=1&longitude=1', /countryCode/i],
-    ['malformed subdivision code', '/geo/subdivision/FRIDF/isInSubdivision?latitude=1&longitude=1', /subdivisionCode must be ISO 3166-2/i],
-    ['bad code and repeated parameter together', '/geo/country/FR/isInCountry?latitude=1&latitude=1&longitude=500', /alpha-2.*latitude must be given once.*longitude must be between/i],
+    [
+      'malformed subdivision code',
+      '/geo/subdivision/FRIDF/isInSubdivision?latitude=1&longitude=1',
+      /subdivisionCode must be ISO 3166-2/i,
+    ],
+    [
+      'bad code and repeated parameter together',
+      '/geo/country/FR/isInCountry?latitude=1&latitude=1&longitude=500',
+      /alpha-2.*latitude must be given once.*longitude must be between/i,
+    ],
   ];
   it.each(bad)('400 for %s', async (_name, path, detail) => {
     const r = await get(port, path);
@@ -242,7 +294,8 @@ describe('routes', () => {
     expect(p.detail).toMatch(detail);
     expect(typeof p.errors).toBe('object');
     expect(Object.keys(p.errors).length).toBeGreaterThan(0);
-    for (const list of Object.values(p.errors)) expect(Array.isArray(list) && list.every((m) => typeof m === 'string')).toBe(true);
+    for (const list of Object.values(p.errors))
+      expect(Array.isArray(list) && list.every((m) => typeof m === 'string')).toBe(true);
     expect(Object.keys(p).sort()).toEqual(['detail', 'errors', 'status', 'title', 'type']);
     expect(r.headers['cache-control']).toBe('no-store');
   });
@@ -262,7 +315,13 @@ describe('routes', () => {
   });
 
   it('a request with a body is answered and its connection closed', async () => {
-    const r = await request(port, '/geo/country/fromGps/48.8566,2.3522', { 'X-API-Key': KEY, 'Content-Type': 'text/plain' }, 'POST', 'hello');
+    const r = await request(
+      port,
+      '/geo/country/fromGps/48.8566,2.3522',
+      { 'X-API-Key': KEY, 'Content-Type': 'text/plain' },
+      'POST',
+      'hello',
+    );
     expect(r.status).toBe(405);
     expect(r.headers.connection).toBe('close');
   });
@@ -280,10 +339,13 @@ describe('routes', () => {
     const ports = new Set<number>();
     for (let i = 0; i < 3; i++) {
       const r = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = http.get({ host: HOST, port, path: '/geo/country/fromGps/52.52,13.405', headers: { 'X-API-Key': KEY }, agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res));
-        });
+        const req = http.get(
+          { host: HOST, port, path: '/geo/country/fromGps/52.52,13.405', headers: { 'X-API-Key': KEY }, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res));
+          },
+        );
         req.on('error', reject);
         req.on('socket', (s) => s.once('connect', () => ports.add(s.localPort!)));
       });
@@ -296,8 +358,11 @@ describe('routes', () => {
   });
 
   it('pipelined requests get their own key verdicts, in order', async () => {
-    const head = (key: string) => `GET /geo/country/fromGps/48.8566,2.3522 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`;
-    const text = await raw(port, [`${head(KEY) + head(`${KEY} `)}\r\n${head(KEY).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`]);
+    const head = (key: string) =>
+      `GET /geo/country/fromGps/48.8566,2.3522 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`;
+    const text = await raw(port, [
+      `${head(KEY) + head(`${KEY} `)}\r\n${head(KEY).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`,
+    ]);
     expect(parseRaw(text).map((r) => r.status)).toEqual([200, 401, 200]);
   });
 
@@ -306,7 +371,9 @@ describe('routes', () => {
     const parts = text.match(/[\s\S]{1,3}/g)!;
     const res = parseRaw(await raw(port, parts));
     expect(res.map((r) => r.status)).toEqual([401]);
-    const ok = parseRaw(await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`).match(/[\s\S]{1,5}/g)!));
+    const ok = parseRaw(
+      await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`).match(/[\s\S]{1,5}/g)!),
+    );
     expect(ok.map((r) => [r.status, r.body])).toEqual([[200, 'FRA']]);
   });
 
@@ -319,7 +386,13 @@ describe('routes', () => {
   });
 
   it('malformed HTTP gets a 400 problem record and the process keeps serving', async () => {
-    for (const junk of ['HELLO\r\n\r\n', 'GET /a b c HTTP/1.1\r\n\r\n', '\x00\x01\x02\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', 'GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n']) {
+    for (const junk of [
+      'HELLO\r\n\r\n',
+      'GET /a b c HTTP/1.1\r\n\r\n',
+      '\x00\x01\x02\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n',
+      'GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n',
+    ]) {
       const [r] = parseRaw(await raw(port, junk));
       expect(r.status).toBe(400);
       expect(JSON.parse(r.body)).toMatchObject({ status: 400, title: 'Bad Request' });
@@ -342,20 +415,52 @@ describe('API keys', () => {
 
   const cases: [string, () => Promise<Res>, RegExp][] = [
     ['missing', () => get(port, '/geo/country/fromGps/1,1', null), /missing/],
-    ['Authorization instead', () => get(port, '/geo/country/fromGps/1,1', null, { Authorization: `Bearer ${KEY}` }), /Authorization header is not accepted/],
-    ['Authorization with the bare key', () => get(port, '/geo/country/fromGps/1,1', null, { Authorization: KEY }), /Authorization/],
+    [
+      'Authorization instead',
+      () => get(port, '/geo/country/fromGps/1,1', null, { Authorization: `Bearer ${KEY}` }),
+      /Authorization header is not accepted/,
+    ],
+    [
+      'Authorization with the bare key',
+      () => get(port, '/geo/country/fromGps/1,1', null, { Authorization: KEY }),
+      /Authorization/,
+    ],
     ['another header name', () => get(port, '/geo/country/fromGps/1,1', null, { 'X-Api-Token': KEY }), /missing/],
     ['trailing space', () => get(port, '/geo/country/fromGps/1,1', `${KEY} `), /whitespace/],
     ['trailing tab', () => get(port, '/geo/country/fromGps/1,1', `${KEY}\t`), /whitespace/],
     ['leading extra space', () => get(port, '/geo/country/fromGps/1,1', ` ${KEY}`), /whitespace/],
     ['empty value', () => get(port, '/geo/country/fromGps/1,1', ''), /empty/],
-    ['inner space', () => get(port, '/geo/country/fromGps/1,1', `${KEY.slice(0, 10)} ${KEY.slice(10)}`), /whitespace or control/],
+    [
+      'inner space',
+      () => get(port, '/geo/country/fromGps/1,1', `${KEY.slice(0, 10)} ${KEY.slice(10)}`),
+      /whitespace or control/,
+    ],
     ['revoked', () => get(port, '/geo/country/fromGps/1,1', REVOKED), /revoked/],
-    ['unknown, well-formed', () => get(port, '/geo/country/fromGps/1,1', `glk_${KEY_ID}_${'A'.repeat(43)}`), /not valid/],
+    [
+      'unknown, well-formed',
+      () => get(port, '/geo/country/fromGps/1,1', `glk_${KEY_ID}_${'A'.repeat(43)}`),
+      /not valid/,
+    ],
     ['unknown id', () => get(port, '/geo/country/fromGps/1,1', KEY.replace(KEY_ID, '000000000000')), /not valid/],
     ['malformed', () => get(port, '/geo/country/fromGps/1,1', 'let-me-in'), /not valid/],
-    ['duplicated (same value)', () => request(port, '/geo/country/fromGps/1,1', { 'X-API-Key': [KEY, KEY] }), /exactly one/],
-    ['duplicated (different case)', () => request(port, '/geo/country/fromGps/1,1', ['Host', 'localhost', 'X-API-Key', KEY, 'x-api-key', KEY] as unknown as http.OutgoingHttpHeaders), /exactly one/],
+    [
+      'duplicated (same value)',
+      () => request(port, '/geo/country/fromGps/1,1', { 'X-API-Key': [KEY, KEY] }),
+      /exactly one/,
+    ],
+    [
+      'duplicated (different case)',
+      () =>
+        request(port, '/geo/country/fromGps/1,1', [
+          'Host',
+          'localhost',
+          'X-API-Key',
+          KEY,
+          'x-api-key',
+          KEY,
+        ] as unknown as http.OutgoingHttpHeaders),
+      /exactly one/,
+    ],
   ];
   it.each(cases)('401 when the key is %s', async (_name, send, detail) => {
     const r = await send();
@@ -398,7 +503,9 @@ describe('API keys', () => {
     const forged = KEY.slice(0, -1) + (KEY.endsWith('A') ? 'B' : 'A'); // same length, last character differs
     const head = (key: string, close = false) =>
       `GET /geo/country/fromGps/48.8566,2.3522 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
-    const res = parseRaw(await raw(port, head(KEY) + head(REVOKED) + head(KEY) + head(forged) + head(SMALL) + head(KEY, true)));
+    const res = parseRaw(
+      await raw(port, head(KEY) + head(REVOKED) + head(KEY) + head(forged) + head(SMALL) + head(KEY, true)),
+    );
     expect(res.map((r) => r.status)).toEqual([200, 401, 200, 401, 200, 200]);
     expect(res[4].headers['x-ratelimit-limit']).toBe('2');
     expect(res[5].headers['x-ratelimit-limit']).toBe('10000');
@@ -412,10 +519,13 @@ describe('API keys', () => {
     const sockets = new Set<unknown>();
     const once = () =>
       new Promise<number>((resolve, reject) => {
-        const req = http.get({ host: HOST, port: p, path: '/geo/country/fromGps/48.8566,2.3522', headers: { 'X-API-Key': k.key }, agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode!));
-        });
+        const req = http.get(
+          { host: HOST, port: p, path: '/geo/country/fromGps/48.8566,2.3522', headers: { 'X-API-Key': k.key }, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
         req.on('socket', (s) => sockets.add(s));
         req.on('error', reject);
       });
@@ -429,7 +539,9 @@ describe('API keys', () => {
   });
 
   it('a malformed request for another header is a 400, not a 401', async () => {
-    const [r] = parseRaw(await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\nX-Other: a\nb\r\n`)));
+    const [r] = parseRaw(
+      await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\nX-Other: a\nb\r\n`)),
+    );
     expect(r.status).toBe(400);
   });
 
@@ -469,7 +581,13 @@ describe('API keys', () => {
   it('the keys file holds hashes, never keys', () => {
     const text = readFileSync(keysFile, 'utf8');
     for (const k of [KEY, REVOKED, SMALL]) expect(text).not.toContain(k.slice(17));
-    expect(JSON.parse(text).keys[0]).toMatchObject({ id: KEY_ID, plan: 'free', monthlyQuota: 10000, revoked: false, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(text).keys[0]).toMatchObject({
+      id: KEY_ID,
+      plan: 'free',
+      monthlyQuota: 10000,
+      revoked: false,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   });
 });
 
@@ -479,7 +597,12 @@ describe('limits', () => {
   it('rate-limit headers on every identified response, 400 and 404 included', async () => {
     let now = t0;
     const { port } = await start({ now: () => now, limits: { burstPerMinute: 50 } });
-    for (const [path, status] of [['/geo/country/fromGps/48.8566,2.3522', 200], ['/geo/country/fromGps/0,-30', 404], ['/geo/country/fromGps/x,1', 400], ['/nope', 404]] as const) {
+    for (const [path, status] of [
+      ['/geo/country/fromGps/48.8566,2.3522', 200],
+      ['/geo/country/fromGps/0,-30', 404],
+      ['/geo/country/fromGps/x,1', 400],
+      ['/nope', 404],
+    ] as const) {
       const r = await get(port, path);
       expect(r.status).toBe(status);
       expect(r.headers['x-ratelimit-limit']).toBe('10000');
@@ -549,7 +672,11 @@ describe('limits', () => {
     let now = Date.UTC(2026, 0, 31, 23, 59, 0);
     const { port } = await start({ now: () => now });
     const a = await get(port, '/geo/country/fromGps/48.8566,2.3522', SMALL);
-    expect([a.headers['x-ratelimit-limit'], a.headers['x-ratelimit-remaining'], a.headers['x-ratelimit-reset']]).toEqual(['2', '1', '60']);
+    expect([
+      a.headers['x-ratelimit-limit'],
+      a.headers['x-ratelimit-remaining'],
+      a.headers['x-ratelimit-reset'],
+    ]).toEqual(['2', '1', '60']);
     const b = await get(port, '/geo/country/fromGps/48.8566,2.3522', SMALL);
     expect(b.headers['x-ratelimit-remaining']).toBe('0');
     const over = await get(port, '/geo/country/fromGps/48.8566,2.3522', SMALL);
@@ -595,7 +722,12 @@ describe('anonymous mode', () => {
 
   it('behind a trusted proxy, X-Forwarded-For names the client', async () => {
     const now = Date.UTC(2026, 4, 10, 12, 0, 0);
-    const { port } = await start({ allowAnonymous: true, trustProxy: ['127.0.0.1'], limits: { anonymousBurstPerMinute: 1 }, now: () => now });
+    const { port } = await start({
+      allowAnonymous: true,
+      trustProxy: ['127.0.0.1'],
+      limits: { anonymousBurstPerMinute: 1 },
+      now: () => now,
+    });
     const from = (xff: string) => get(port, '/geo/country/fromGps/1,1', null, { 'X-Forwarded-For': xff });
     expect((await from('203.0.113.1')).status).not.toBe(429);
     expect((await from('203.0.113.1')).status).toBe(429);
@@ -624,7 +756,9 @@ describe('quota persistence', () => {
     expect(saved.usage[KEY_ID]).toEqual({ month: '2026-05', used: 3 });
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     const b = await start({ quotaFile, now: () => now });
-    expect((await get(b.port, '/geo/country/fromGps/48.8566,2.3522')).headers['x-ratelimit-remaining']).toBe(String(10000 - 4));
+    expect((await get(b.port, '/geo/country/fromGps/48.8566,2.3522')).headers['x-ratelimit-remaining']).toBe(
+      String(10000 - 4),
+    );
     // A new month starts from zero.
     const c = await start({ quotaFile: join(dir, 'restart.quota.json'), now: () => Date.UTC(2026, 5, 1) });
     await b.server.shutdown();
@@ -688,7 +822,11 @@ describe('CLI keys (in-process)', () => {
   const cli = (...args: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = run(args, (s) => out.push(s), (s) => err.push(s));
+    const code = run(
+      args,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 

@@ -4,7 +4,16 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,7 +54,8 @@ export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ pa
       break;
     } catch {
       // Another test file is writing it; a lock older than 15 minutes is a crashed run's.
-      if (waited > 900_000 || Date.now() - statSync(lock).mtimeMs > 900_000) rmSync(lock, { recursive: true, force: true });
+      if (waited > 900_000 || Date.now() - statSync(lock).mtimeMs > 900_000)
+        rmSync(lock, { recursive: true, force: true });
       await sleep(1000);
     }
   }
@@ -54,7 +64,12 @@ export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ pa
     // younger one may be in use by a concurrent run of another checkout).
     for (const f of readdirSync(dir)) {
       const old = join(dir, f);
-      if (!f.startsWith(tag) && !f.endsWith('.lock') && Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 3_600_000) rmSync(old, { force: true });
+      if (
+        !f.startsWith(tag) &&
+        !f.endsWith('.lock') &&
+        Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 3_600_000
+      )
+        rmSync(old, { force: true });
     }
     const t0 = performance.now();
     const tmp = `${path}.${process.pid}.tmp`;

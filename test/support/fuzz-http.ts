@@ -17,7 +17,12 @@ export interface RawResponse {
  * Writes `parts` (latin1) on a fresh connection and collects everything until the server
  * closes it. Rejects when the server keeps the socket open longer than `timeoutMs`: a hang.
  */
-export function exchange(port: number, parts: string | string[], timeoutMs = 5000, gapMs = 0): Promise<{ text: string; ms: number }> {
+export function exchange(
+  port: number,
+  parts: string | string[],
+  timeoutMs = 5000,
+  gapMs = 0,
+): Promise<{ text: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const began = Date.now();
     const s = net.connect(port, HOST);
@@ -91,11 +96,21 @@ export const PROBLEM_TYPE = {
 /** Every status docs/SERVER.md names (never 500). */
 export const DOCUMENTED_STATUSES = new Set([200, 304, 400, 401, 404, 405, 408, 414, 417, 429, 431]);
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 414: 'URI Too Long',
-  417: 'Expectation Failed', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  417: 'Expectation Failed',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
 };
 const TYPES: Record<number, string[]> = {
-  400: [PROBLEM_TYPE.validation, PROBLEM_TYPE.general], 401: [PROBLEM_TYPE.auth], 404: [PROBLEM_TYPE.notFound], 429: [PROBLEM_TYPE.rate],
+  400: [PROBLEM_TYPE.validation, PROBLEM_TYPE.general],
+  401: [PROBLEM_TYPE.auth],
+  404: [PROBLEM_TYPE.notFound],
+  429: [PROBLEM_TYPE.rate],
 };
 const FIELDS = new Set(['latitude', 'longitude', 'countryCode', 'subdivisionCode', 'coordinates']);
 
@@ -104,7 +119,10 @@ const FIELDS = new Set(['latitude', 'longitude', 'countryCode', 'subdivisionCode
  * application/problem+json with type, title, status, detail (errors per field on a validation
  * 400, retryAfter on 429, nothing else) and never a stack trace.
  */
-export function expectWellFormed(r: { status: number; headers: Record<string, string | string[] | undefined>; body: string }, head = false): void {
+export function expectWellFormed(
+  r: { status: number; headers: Record<string, string | string[] | undefined>; body: string },
+  head = false,
+): void {
   expect(DOCUMENTED_STATUSES.has(r.status), `status ${r.status}: ${r.body.slice(0, 200)}`).toBe(true);
   if (r.status === 200) {
     expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -139,5 +157,8 @@ export function expectWellFormed(r: { status: number; headers: Record<string, st
     allowed.push('retryAfter');
     expect(Number.isInteger(p.retryAfter) && p.retryAfter >= 1).toBe(true);
   }
-  expect(Object.keys(p).every((k) => allowed.includes(k)), `members ${Object.keys(p)}`).toBe(true);
+  expect(
+    Object.keys(p).every((k) => allowed.includes(k)),
+    `members ${Object.keys(p)}`,
+  ).toBe(true);
 }

@@ -28,10 +28,16 @@ interface Install {
 /** The PostgreSQL install with PostGIS, or a sentence saying what is missing. */
 export function findPostGIS(): Install | string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (!versions.length) return 'PostgreSQL is not installed (Debian package postgresql; scripts/system-deps.sh installs it)';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (!versions.length)
+    return 'PostgreSQL is not installed (Debian package postgresql; scripts/system-deps.sh installs it)';
   const v = versions.find((x) => existsSync(`/usr/share/postgresql/${x}/extension/postgis.control`));
-  if (!v) return `PostGIS is not installed for PostgreSQL ${versions[0]} (Debian package postgresql-${versions[0]}-postgis-3; scripts/system-deps.sh installs it)`;
+  if (!v)
+    return `PostGIS is not installed for PostgreSQL ${versions[0]} (Debian package postgresql-${versions[0]}-postgis-3; scripts/system-deps.sh installs it)`;
   const bin = join(root, v, 'bin');
   if (process.getuid?.() !== 0) return { bin, asOwner: [], uid: -1, gid: -1 };
   let uid: number, gid: number;
@@ -97,8 +103,14 @@ export async function startPostGIS(install: Install): Promise<PostGIS> {
  * Loads csv-wkt export rows (already split into fields) into `table`
  * (code, country, geom) in batches, then indexes geom with GiST.
  */
-export async function loadBoundaries(client: pg.Client, table: string, rows: AsyncIterable<{ code: string; country: string; wkt: string }>): Promise<number> {
-  await client.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, code text NOT NULL, country text NOT NULL, geom geometry(MultiPolygon, 4326) NOT NULL)`);
+export async function loadBoundaries(
+  client: pg.Client,
+  table: string,
+  rows: AsyncIterable<{ code: string; country: string; wkt: string }>,
+): Promise<number> {
+  await client.query(
+    `CREATE TABLE ${table} (id serial PRIMARY KEY, code text NOT NULL, country text NOT NULL, geom geometry(MultiPolygon, 4326) NOT NULL)`,
+  );
   let batch: { code: string; country: string; wkt: string }[] = [];
   let n = 0;
   const flush = async () => {
@@ -130,23 +142,37 @@ export async function loadBoundaries(client: pg.Client, table: string, rows: Asy
  * stored as -180, as the lookup folds it: rows end at 180 with a closed edge,
  * so there the export would answer for the cell west of the antimeridian.
  */
-export async function loadPoints(client: pg.Client, table: string, lons: Float64Array, lats: Float64Array): Promise<void> {
-  await client.query(`CREATE TABLE ${table} (id int PRIMARY KEY, lon float8 NOT NULL, lat float8 NOT NULL, geom geometry(Point, 4326) NOT NULL)`);
+export async function loadPoints(
+  client: pg.Client,
+  table: string,
+  lons: Float64Array,
+  lats: Float64Array,
+): Promise<void> {
+  await client.query(
+    `CREATE TABLE ${table} (id int PRIMARY KEY, lon float8 NOT NULL, lat float8 NOT NULL, geom geometry(Point, 4326) NOT NULL)`,
+  );
   const step = 50_000;
   for (let i = 0; i < lons.length; i += step) {
     const ids = Array.from({ length: Math.min(step, lons.length - i) }, (_, k) => i + k);
-    await client.query(`INSERT INTO ${table} (id, lon, lat, geom) SELECT id, x, y, ST_SetSRID(ST_MakePoint(x, y), 4326) FROM unnest($1::int[], $2::float8[], $3::float8[]) AS t(id, x, y)`, [
-      ids,
-      Array.from(lons.subarray(i, i + step), (x) => (x === 180 ? -180 : x)),
-      Array.from(lats.subarray(i, i + step)),
-    ]);
+    await client.query(
+      `INSERT INTO ${table} (id, lon, lat, geom) SELECT id, x, y, ST_SetSRID(ST_MakePoint(x, y), 4326) FROM unnest($1::int[], $2::float8[], $3::float8[]) AS t(id, x, y)`,
+      [
+        ids,
+        Array.from(lons.subarray(i, i + step), (x) => (x === 180 ? -180 : x)),
+        Array.from(lats.subarray(i, i + step)),
+      ],
+    );
   }
   await client.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
   await client.query(`ANALYZE ${table}`);
 }
 
 /** Codes of the rows that cover each point (ST_Covers), by point id; points covered by none are absent. */
-export async function coveringCodes(client: pg.Client, points: string, boundaries: string): Promise<Map<number, string[]>> {
+export async function coveringCodes(
+  client: pg.Client,
+  points: string,
+  boundaries: string,
+): Promise<Map<number, string[]>> {
   const res = await client.query<{ id: number; codes: string[] }>(
     `SELECT p.id, array_agg(b.code ORDER BY b.code) AS codes FROM ${points} p JOIN ${boundaries} b ON ST_Covers(b.geom, p.geom) GROUP BY p.id`,
   );
@@ -154,7 +180,13 @@ export async function coveringCodes(client: pg.Client, points: string, boundarie
 }
 
 /** Distance in metres (upper bound: degrees × 111,195 m) from each point to the nearest row edge within `maxDeg`. */
-export async function distanceToEdges(client: pg.Client, boundaries: string, lon: number, lat: number, maxDeg: number): Promise<number> {
+export async function distanceToEdges(
+  client: pg.Client,
+  boundaries: string,
+  lon: number,
+  lat: number,
+  maxDeg: number,
+): Promise<number> {
   const res = await client.query<{ d: number | null }>(
     `SELECT min(ST_Distance(ST_Boundary(b.geom), p.g)) AS d FROM ${boundaries} b, (SELECT ST_SetSRID(ST_MakePoint($1, $2), 4326) AS g) p WHERE ST_DWithin(b.geom, p.g, $3)`,
     [lon, lat, maxDeg],
@@ -192,7 +224,13 @@ export async function compareWithLibrary(
     const pgc = covering.get(i) ?? [];
     if (lib === null ? pgc.length === 0 : pgc.length === 1 && pgc[0] === lib) continue;
     const lon = lons[i] === 180 ? -180 : lons[i];
-    out.push({ lat: lats[i], lon: lons[i], library: lib, postgis: pgc, distanceM: await distanceToEdges(client, boundaries, lon, lats[i], 1e-4) });
+    out.push({
+      lat: lats[i],
+      lon: lons[i],
+      library: lib,
+      postgis: pgc,
+      distanceM: await distanceToEdges(client, boundaries, lon, lats[i], 1e-4),
+    });
   }
   return out;
 }
