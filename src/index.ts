@@ -64,7 +64,10 @@ export function tryCountryFromGps(latitude: number | string, longitude: number |
 export function trySubdivisionFromGps(latitude: number | string, longitude: number | string): string | null {
   return (embedded ?? preload()).trySubdivisionFromGps(latitude, longitude);
 }
-/** ISO 3166-1 countries (plus documented user-assigned codes) with names; `covered` says whether the data has land for it. */
+/**
+ * ISO 3166-1 countries (plus documented user-assigned codes) with names; `covered` says whether the
+ * data has land for it.
+ */
 export function countries(): readonly CountryInfo[] {
   return (embedded ?? preload()).countries();
 }
@@ -77,7 +80,7 @@ export function datasetInfo(): DatasetMeta {
   return (embedded ?? preload()).meta;
 }
 
-// Typed-array batch forms on the embedded dataset; see BatchLookup in src/batch.ts.
+// Typed-array batch forms on the embedded dataset; see BatchLookup in src/lookup/typed-arrays.ts.
 /** Country index per point into countryCodes(); NOT_FOUND (-1) or INVALID_COORDINATE (-2) otherwise. */
 export function countryIndexes(latitudes: Float64Array, longitudes: Float64Array, out?: IndexArray): IndexArray {
   return (embedded ?? preload()).countryIndexes(latitudes, longitudes, out);
@@ -102,7 +105,10 @@ export function countryCodes(): readonly string[] {
 export function subdivisionCodes(): readonly string[] {
   return (embedded ?? preload()).subdivisionCodes();
 }
-/** Countries and subdivisions with a polygon part whose bounding box meets the box (a superset of those the box touches). */
+/**
+ * Countries and subdivisions with a polygon part whose bounding box meets the box (a superset of those
+ * the box touches).
+ */
 export function regionsInBox(
   minLongitude: number,
   minLatitude: number,
@@ -111,7 +117,10 @@ export function regionsInBox(
 ): { countries: string[]; subdivisions: string[] } {
   return (embedded ?? preload()).regionsInBox(minLongitude, minLatitude, maxLongitude, maxLatitude);
 }
-/** Bounding box [minLon, minLat, maxLon, maxLat] of a country (land and territorial sea) or subdivision; null when the data holds none of it. */
+/**
+ * Bounding box [minLon, minLat, maxLon, maxLat] of a country (land and territorial sea) or subdivision;
+ * null when the data holds none of it.
+ */
 export function boundingBox(code: string): BBox | null {
   return (embedded ?? preload()).boundingBox(code);
 }

@@ -1,5 +1,6 @@
-// Layout of the lookup dataset payload, shared by build-data (writer) and the
-// runtime (reader). See docs/ARCHITECTURE.md for the picture.
+// Layout of the lookup dataset payload, shared by build-data (writer) and the runtime (reader).
+// The format is specified in docs/FORMAT.md: a change here is a change of FORMAT_VERSION
+// (container.ts) and of that document.
 
 /** Sections in payload order; the section table holds [offset, length] per entry. */
 export const SECTIONS = [
@@ -56,17 +57,15 @@ export const RECORD_HEADER = 3;
  * Default table: a record that lists one country's subdivisions may give, instead of one
  * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the
  * default answers where none of the record's subdivision polygons holds the point: coastal
- * and river-bank gaps between the two sources; see build-data/index-builder.ts gapTable).
+ * and river-bank gaps between the two sources; see build-data/index/build-index.ts gapTable).
  * The table follows the record's vertices: TABLE_GRID² Uint16 region ids, row-major from the
  * south-west, two per word (low half first). Its grid is the record slots' SLOT_GRID, so a
  * slot sub-cell lies in exactly one table cell.
  */
 export const TABLE_GRID = 8;
 export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
-/** gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries. */
-export const UNIFORM_MIXED = 0;
-
-/** Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index. */
+// gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries.
+// Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index.
 
 /**
  * blockregion: per block entry, its region id when the entry is one (and fits), else this.
@@ -84,7 +83,7 @@ export const UNIFORM_MIXED = 0;
  * in code order (so the k-th mixed sub-cell of slot s is word slots[s·8 + 3] + k): SUB_GRID²
  * 2-bit codes of its sub-sub-cells, row-major from the south-west: 0-2 the slot's palette region
  * answers the whole closed sub-sub-cell, 3 test the record.
- * See build-data/slots.ts.
+ * See build-data/index/slots.ts.
  */
 export const NO_REGION16 = 0xffff;
 /**

@@ -1,7 +1,7 @@
 // Reads the dataset's resolved cells back as geometry: every leaf cell with its
 // window and its entry, and a record's items with their rings in lon/lat. This
-// module, locate.ts and dataset.ts are the only readers of the record layout,
-// so a change to the format is made in these three places.
+// module, src/lookup/locate.ts and verify.ts are the only readers of the record
+// layout, so a change to the format is made in these three places.
 
 import type { Dataset } from './dataset.js';
 import { tableEntry } from '../lookup/locate.js';
@@ -33,7 +33,7 @@ export type LeafEntry =
 
 export interface RecordItem {
   entry: LeafEntry;
-  /** Rings in lon/lat, flat [x0, y0, x1, y1, …], not closed; the item holds a point when an odd number of rings do. */
+  /** Rings in lon/lat, flat [x0, y0, x1, y1, …], not closed; the item holds a point when an odd number do. */
   rings: Float64Array[];
 }
 
@@ -41,7 +41,7 @@ export interface LeafRecord {
   /** Country index for a record that lists one country's subdivisions, else -1. */
   country: number;
   items: RecordItem[];
-  /** Where no item holds the point: an entry, or a default table (its cells' regions, row-major from the south-west). */
+  /** Where no item holds the point: an entry, or a default table (its cells' regions, row-major from the SW). */
   fallback: LeafEntry | { kind: 'table'; cells: Cell[]; regions: number[] };
 }
 

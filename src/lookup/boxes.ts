@@ -51,7 +51,7 @@ function checkBox(minX: unknown, minY: unknown, maxX: unknown, maxY: unknown): v
 const tables = new WeakMap<Dataset, Float64Array>();
 
 /**
- * Every region's box, in one pass over the index (~80k parts, a few ms, once per dataset):
+ * Every region's box, in one pass over the index, once per dataset:
  * [minX, minY, maxX, maxY] for country c at 4c, for subdivision s (covering its descendants) at
  * 4 × (countryCount + s); Infinity, Infinity, -Infinity, -Infinity where the data holds no part.
  */

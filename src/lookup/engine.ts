@@ -1,21 +1,32 @@
-// The four operations of the lookup service over one loaded dataset.
+// The four operations of the lookup service over one loaded dataset: per-call closures over the
+// dataset's locator and code tables (code-tables.ts), which allocate nothing per lookup.
 
+import type { BinaryInput } from '../format/container.js';
 import {
-  readDataset,
   type Check,
   type CountryInfo,
   type Dataset,
   type DatasetMeta,
+  readDataset,
   type SubdivisionInfo,
 } from '../format/dataset.js';
-import { DataError, NotFoundError, type ValidationError, type FieldErrors } from './errors.js';
+import { checkMeta } from '../format/verify.js';
+import { boxQueries, type BoxQueries, unionBox } from './boxes.js';
+import { codeTables } from './code-tables.js';
+import { DataError } from './errors.js';
 import { locator } from './locate.js';
-import { coordinateError, countryCodeProblem, parsePair, quickCoordinate, subdivisionCodeProblem } from './validate.js';
-import type { BinaryInput } from '../format/container.js';
-import { batchMethods, type BatchLookup } from './typed-arrays.js';
-import { boxQueries, unionBox, type BoxQueries } from './boxes.js';
+import { nothingHere, uncoveredSubdivision, unknownCountry, unknownSubdivision } from './not-found.js';
+import { type BatchLookup, batchMethods } from './typed-arrays.js';
+import {
+  codeError,
+  countryCodeProblem,
+  inRange,
+  parsePair,
+  quickCoordinate,
+  subdivisionCodeProblem,
+} from './validate.js';
 
-/** The four operations, plus the typed-array batch forms (src/batch.ts). */
+/** The four operations, plus the typed-array batch forms (typed-arrays.ts). */
 export interface GeoLookup extends BatchLookup, BoxQueries {
   /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError at sea, in Antarctica or on unclaimed land. */
   countryFromGps(latitude: number | string, longitude: number | string): string;
@@ -37,99 +48,31 @@ export interface GeoLookup extends BatchLookup, BoxQueries {
   readonly meta: DatasetMeta;
 }
 
-function inRange(lat: unknown, lon: unknown): boolean {
-  return typeof lat === 'number' && typeof lon === 'number' && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
+/** Plain numbers in range: the entry points hand them to the locator as they are. */
+function plainInRange(lat: unknown, lon: unknown): boolean {
+  return typeof lat === 'number' && typeof lon === 'number' && inRange(lat, lon);
 }
 
-/** Degrees added on every side of a region's box before points are tested against it (see subdivisionHolds). */
+/** Degrees added on every side of a region's box, more than the build moves vertices: test/contract/boxes.test.ts. */
 const BOX_PAD = 1e-4;
 /** Calls with one subdivision code (since it was cached) before isInSubdivision tests its box first. */
 const STREAK = 64;
 
-/** The initial "last code asked about": equal to nothing a caller can pass. */
+/** The initial "last code asked about": equal to nothing a caller can pass (null must still be refused). */
 const NO_CODE = Symbol('no code yet');
 
-function codeError(field: string, problem: string, lat: unknown, lon: unknown): ValidationError {
-  const extra: FieldErrors = { [field]: [problem] };
-  return coordinateError(lat, lon, extra);
-}
-
-/**
- * "Nothing here" is an expected outcome (a third of random points are at sea), so its error
- * is made cheap: no stack trace (capturing one costs most of an exception), and the message,
- * whose two numbers take as long to format as the rest of the throw, is written when first read.
- */
-const Base = NotFoundError;
-// Named NotFoundError so that logs and util.inspect show the class users catch.
-const NothingHere = class NotFoundError extends Base {
-  readonly #layer: string;
-  readonly #lat: number | string;
-  readonly #lon: number | string;
-  constructor(layer: string, lat: number | string, lon: number | string) {
-    super(undefined as unknown as string);
-    this.#layer = layer;
-    this.#lat = lat;
-    this.#lon = lon;
-  }
-  describe(): string {
-    return `No ${this.#layer} at ${this.#lat},${this.#lon}.`;
-  }
-};
-Object.defineProperty(NothingHere.prototype, 'message', {
-  get(this: InstanceType<typeof NothingHere>) {
-    return this.describe();
-  },
-});
-
-function notFound(layer: string, lat: number | string, lon: number | string): NotFoundError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new NothingHere(layer, lat, lon);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
 export function createEngine(ds: Dataset): GeoLookup {
-  const { regionCountry, regionSubdivision, countryCodes, subdivisionCodes, subdivisionParent } = ds;
+  const { regionCountry, regionSubdivision, countryCodes, subdivisionParent } = ds;
   const style = ds.meta.codes;
   const a2to3 = (a2: string) => ds.alpha2ToAlpha3.get(a2);
-  const countries = Object.freeze(ds.meta.countries.map((c) => Object.freeze({ ...c })));
-  const subdivisions = Object.freeze(ds.meta.subdivisions.map((s) => Object.freeze({ ...s })));
-  const covered = Uint8Array.from(ds.meta.subdivisions, (s) => (s.covered ? 1 : 0));
-  // isInSubdivision's fast path: one map from an exact code to its answer (a covered
-  // subdivision's index, or -2 - country for an alias such as US-PR, which wins).
-  // Null-prototype dictionaries rather than Maps: V8's keyed property load on a code string
-  // takes ~10 ns where Map.get takes ~30 (measured over the bench's city codes).
-  const exactSubdivision: Record<string, number> = Object.create(null);
-  ds.subdivisionByCode.forEach((i, code) => {
-    if (covered[i]) exactSubdivision[code] = i;
-  });
-  ds.aliasCountry.forEach((c, code) => (exactSubdivision[code] = -2 - c));
-  const exactCountry: Record<string, number> = Object.create(null);
-  ds.countryByCode.forEach((i, code) => (exactCountry[code] = i));
-  // An alias code is also an ISO 3166-2 code the subdivision layer may answer on its own
-  // (FR-971 in the sovereign's sea off Guadeloupe): isInSubdivision accepts both.
-  const aliasSubdivision = new Int32Array(ds.countryCodes.length).fill(-1);
-  ds.aliasCountry.forEach((c, code) => {
-    const i = ds.subdivisionByCode.get(code);
-    if (i !== undefined) aliasSubdivision[c] = i;
-  });
-
+  const { countries, subdivisions, covered, exactCountry, exactSubdivision, aliasSubdivision, regionCode } =
+    codeTables(ds);
   const { locate, locateCountry, here: point, locateHere, locateCountryHere } = locator(ds);
-  // Region id → subdivision code (null where none): one read instead of two. The strings are the
-  // metadata's own, which JSON.parse internalizes, like code literals in callers' source: two
-  // different internalized strings compare by pointer, where a fresh copy against a literal of
-  // the same length compared their characters (15-20 ns per isInSubdivision('US-CA', …) near cities).
-  const regionCode: (string | null)[] = Array.from(regionSubdivision, (s) => (s < 0 ? null : subdivisionCodes[s]));
 
-  // Each entry point tests plain numbers in range first and hands them to the locator as they
-  // are. Through quickCoordinate's `in range ? value : NaN` the optimised code kept the double
-  // boxed: two 16-byte heap numbers of garbage per lookup (a scavenge every ~500k lookups).
-  // Strings (URLs, CSV) and everything invalid take the longer path.
+  // Plain numbers in range reach the locator untouched: through quickCoordinate's `in range ? value
+  // : NaN` the optimised code keeps the double boxed (test/contract/allocation.test.ts).
   function region(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locate(lat as number, lon as number);
+    if (plainInRange(lat, lon)) return locate(lat as number, lon as number);
     const a = quickCoordinate(lat, 90);
     const b = quickCoordinate(lon, 180);
     if (a === a && b === b) return locate(a, b); // neither is NaN
@@ -138,7 +81,7 @@ export function createEngine(ds: Dataset): GeoLookup {
   }
 
   function countryAt(lat: unknown, lon: unknown): number {
-    if (inRange(lat, lon)) return locateCountry(lat as number, lon as number);
+    if (plainInRange(lat, lon)) return locateCountry(lat as number, lon as number);
     const a = quickCoordinate(lat, 90);
     const b = quickCoordinate(lon, 180);
     if (a === a && b === b) return locateCountry(a, b);
@@ -150,46 +93,39 @@ export function createEngine(ds: Dataset): GeoLookup {
     if (typeof code === 'string') {
       const hit = exactCountry[code];
       if (hit !== undefined) {
-        if (!inRange(lat, lon)) parsePair(lat, lon);
+        if (!plainInRange(lat, lon)) parsePair(lat, lon);
         return hit;
       }
     }
     const problem = countryCodeProblem(code, style, a2to3);
     if (problem) throw codeError('countryCode', problem, lat, lon);
-    if (!inRange(lat, lon)) parsePair(lat, lon);
+    if (!plainInRange(lat, lon)) parsePair(lat, lon);
     const hit = ds.countryByCode.get((code as string).toUpperCase());
-    if (hit === undefined)
-      throw new NotFoundError(`Unknown country code "${code}": not an ISO 3166-1 alpha-3 code known to this dataset.`);
+    if (hit === undefined) throw unknownCountry(code);
     return hit;
   }
 
   /** Subdivision index (>= 0), or -2 - countryIndex for an alias that stands for a whole country. */
   function subdivisionIndex(code: unknown, lat: unknown, lon: unknown): number {
     // Fast path: an upper-case code already in the tables needs no parsing.
-    if (typeof code === 'string' && inRange(lat, lon)) {
+    if (typeof code === 'string' && plainInRange(lat, lon)) {
       const hit = exactSubdivision[code];
       if (hit !== undefined) return hit;
     }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
-    if (!inRange(lat, lon)) parsePair(lat, lon);
+    if (!plainInRange(lat, lon)) parsePair(lat, lon);
     const upper = (code as string).toUpperCase();
     // A territory's code in its sovereign's list (US-PR) stands for the territory's own country.
     const alias = ds.aliasCountry.get(upper);
     if (alias !== undefined) return -2 - alias;
     const hit = ds.subdivisionByCode.get(upper);
-    if (hit !== undefined) {
-      if (!covered[hit]) {
-        throw new NotFoundError(
-          `Subdivision "${upper}" is an ISO 3166-2 code, but this dataset holds no boundary for it.`,
-        );
-      }
-      return hit;
-    }
-    throw new NotFoundError(`Unknown subdivision code "${code}": not an ISO 3166-2 code known to this dataset.`);
+    if (hit === undefined) throw unknownSubdivision(code);
+    if (!covered[hit]) throw uncoveredSubdivision(upper);
+    return hit;
   }
 
-  /** Whether region r lies in the subdivision `target` (subdivisionIndex's result: an index, or -2 - country for an alias). */
+  /** Whether region r lies in subdivision `target`: subdivisionIndex's result (-2 - country for an alias). */
   function regionIn(r: number, target: number): boolean {
     let want = target;
     if (target < -1) {
@@ -201,46 +137,20 @@ export function createEngine(ds: Dataset): GeoLookup {
     return false;
   }
 
-  // isIn*'s core for valid coordinates (small, so it is inlined into both of their branches).
-  // Two questions are common: "is this point in X?" over many points (geofencing: the last code
-  // asked about keeps its index, strings being immutable, so a repeated code costs one pointer
-  // compare) and "is this point in the region it is in?" (the point's own code: a table string,
-  // so valid and known, and no code lookup is needed). The own code goes first: a compare that
-  // fails on two different internalized strings reads both strings' headers, and with the
-  // repeated code first every own-code question paid that failed compare (7-10 ns a call near
-  // cities, measured in a tight loop; with the own code first isInSubdivision costs what
-  // `trySubdivisionFromGps(lat, lon) === code` costs). A run of one code past STREAK calls takes
-  // the box path below and never gets here. Only other codes go through the validating lookup,
-  // which is not inlined: the doubles it takes are boxed.
-  // Both start as a value no caller can pass (null would match a null code and skip its ValidationError).
-  //
-  // A repeated subdivision code is also tested against its region's bounding box before any
-  // lookup: most points asked about are far from the region, and four compares answer them. The
-  // box is the index's (src/boxes.ts: every part and every cell where the region answers by
-  // default), so it holds every point the lookup can place in the region; BOX_PAD covers what
-  // the build moves vertices by (quantisation, 1.4e-6°; off the antimeridian, 1e-5°). It is set
-  // when a code is cached (the table of all boxes is built at the first, once, ~10 ms). Countries
-  // are big and their lookups cheap: a country box bought nothing and cost the repeated-code
-  // isInCountry ~8 ns, so countries have none.
+  // isIn*'s core for valid coordinates, small enough to inline into both of their branches: the
+  // point's own code first, then the last code asked about (its index kept), and only other codes
+  // through the validating lookup (speed: npm run bench, isInSubdivision near cities).
   let lastCountryCode: unknown = NO_CODE;
   let lastCountry = 0;
   let lastSubdivisionCode: unknown = NO_CODE;
   let lastSubdivision = 0;
+  // From STREAK calls with one subdivision code, its region's padded box answers first: it holds every
+  // point the lookup places in the region (test/contract/boxes.test.ts). Country lookups are cheap: no box.
   const box = Float64Array.of(-Infinity, -Infinity, Infinity, Infinity); // of lastSubdivision, padded
-  // Calls with the last code since it was cached. Comparing the code first, before the lookup, cost the
-  // own-code question ~6 ns near cities (the lookup's reads no longer overlapped the compare's),
-  // so the box goes first only once the same code has come STREAK times. A short streak let
-  // mixed questions (own codes among runs of one fallback code) flip between the two orders and
-  // cost ~2 ns a call in mispredicted branches; 64 calls is nothing to a geofencing loop.
-  let streak = 0;
-  // The point (lat, lon) reaches countryHolds / subdivisionHolds and the locator through `point`, never
-  // as double arguments: whether V8 inlines a call depends on the caller's code too, and a double
-  // passed to a call it does not inline is boxed. Called through a generic caller (one loop
-  // calling many closures, as a harness or a router does), the one-code isInSubdivision's
-  // `locate(lat, lon)` after the box test was not inlined: 32 bytes of garbage for every point
-  // inside the box (test/allocation.test.ts, "through a generic caller"). The array is the
-  // locator's own, which its descents read: copying the point from an array of ours into it
-  // cost isInCountry 2-3 ns and isInSubdivision ~1 ns a call (bench harness, near cities).
+  let streak = 0; // calls with the last code since it was cached
+  // The point reaches countryHolds, subdivisionHolds and the descents in `point`, the locator's own
+  // array, never as double arguments: a double passed to a call V8 does not inline is boxed, and
+  // whether it inlines depends on the caller (test/contract/allocation.test.ts, "through a generic caller").
   function countryHolds(code: unknown): boolean {
     const c = locateCountryHere();
     if (code === lastCountryCode) return lastCountry === c;
@@ -323,22 +233,22 @@ export function createEngine(ds: Dataset): GeoLookup {
     trySubdivisionFromGps,
     countryFromGps(lat, lon) {
       const code = tryCountryFromGps(lat, lon);
-      if (code === null) throw notFound('country', lat, lon);
+      if (code === null) throw nothingHere('country', lat, lon);
       return code;
     },
     subdivisionFromGps(lat, lon) {
       const code = trySubdivisionFromGps(lat, lon);
-      if (code === null) throw notFound('subdivision', lat, lon);
+      if (code === null) throw nothingHere('subdivision', lat, lon);
       return code;
     },
     isInCountry(code, lat, lon) {
-      if (!inRange(lat, lon)) return isInCountryOther(code, lat, lon);
+      if (!plainInRange(lat, lon)) return isInCountryOther(code, lat, lon);
       point[0] = lat as number;
       point[1] = lon as number;
       return countryHolds(code);
     },
     isInSubdivision(code, lat, lon) {
-      if (!inRange(lat, lon)) return isInSubdivisionOther(code, lat, lon);
+      if (!plainInRange(lat, lon)) return isInSubdivisionOther(code, lat, lon);
       point[0] = lat as number;
       point[1] = lon as number;
       return subdivisionHolds(code);
@@ -348,30 +258,6 @@ export function createEngine(ds: Dataset): GeoLookup {
     ...batchMethods(ds),
     ...boxQueries(ds),
   };
-}
-
-/**
- * What readDataset takes on trust from the metadata JSON, which the checksum cannot vouch for
- * in a re-sealed or hand-edited file (it checks the index parameters itself): subdivision
- * parent chains without cycles (isInSubdivision walks them; a cycle would never end).
- */
-function checkMeta(ds: Dataset, name: string): void {
-  const bad = (what: string): never => {
-    throw new DataError(`${name}: ${what} (corrupted metadata)`);
-  };
-  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string'))
-    bad('a code is not a string');
-  const parent = ds.subdivisionParent;
-  const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end
-  for (let i = 0; i < parent.length; i++) {
-    let s = i;
-    while (s >= 0 && state[s] === 0) {
-      state[s] = 1;
-      s = parent[s];
-    }
-    if (s >= 0 && state[s] === 1) bad(`subdivision ${ds.subdivisionCodes[s]} is its own ancestor`);
-    for (s = i; s >= 0 && state[s] === 1; s = parent[s]) state[s] = 2;
-  }
 }
 
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */

@@ -1,5 +1,5 @@
-// The hot path: coordinates → region id (or country index). Reads typed arrays
-// only and allocates nothing.
+// The hot path: coordinates → region id (or country index). Reads typed arrays only and
+// allocates nothing (test/contract/allocation.test.ts).
 
 import type { Dataset } from '../format/dataset.js';
 import {
@@ -22,7 +22,10 @@ export interface Locator {
   locate(lat: number, lon: number): number;
   /** Country index at (lat, lon), -1 when none. */
   locateCountry(lat: number, lon: number): number;
-  /** The point the descents read (lat, lon): callers that keep a point in it call locateHere / locateCountryHere, and no double crosses a call. */
+  /**
+   * The point the descents read (lat, lon): callers that keep a point in it call locateHere /
+   * locateCountryHere, and no double crosses a call.
+   */
   here: Float64Array;
   /** As locate, at (here[0], here[1]). */
   locateHere(): number;
@@ -43,18 +46,14 @@ export function locator(ds: Dataset): Locator {
  * Inputs must be validated finite numbers in range. Longitude 180 folds onto -180 and
  * latitude 90 lands in the top row, so both edges of the map answer.
  *
- * Why closures over the arrays, and two descents rather than one: one shared descent with a
- * countryOnly flag that left the cell position in module variables, reading the arrays from
- * the dataset object, cost 15-25 ns more per subdivision lookup on the bench points (a fifth
- * of it); closures let the JIT treat the arrays as constants. The region descent reads the
- * one-byte blockregion8 at depth 1 and blockregion deeper; the country descent reads
- * blockcountry beside each entry.
+ * Closures over the arrays, which the JIT treats as constants, and two descents that keep the
+ * cell position in locals: the region descent reads the one-byte blockregion8 at depth 1 and
+ * blockregion deeper, the country descent blockcountry beside each entry (speed: npm run bench).
  *
- * Why the coordinates travel through a Float64Array: the descents are too large for V8 to
- * inline, and a double passed to a call that is not inlined is boxed, 32 bytes of garbage per
- * lookup. `locate` and `locateCountry` are small enough to inline into their callers; they
- * store the coordinates and call the descents with no arguments, which return small integers
- * (never boxed). The ring test gets its position the same way.
+ * No double crosses a call V8 does not inline, or it is boxed (test/contract/allocation.test.ts):
+ * the descents are too large to inline, so `locate` and `locateCountry`, small enough to inline,
+ * store the coordinates in `here` and call them with no arguments; they return small integers,
+ * never boxed. The ring test gets its position the same way, in `q`.
  */
 function createLocator(ds: Dataset): Locator {
   const {
@@ -78,7 +77,7 @@ function createLocator(ds: Dataset): Locator {
   const f0 = fanouts[0];
   const here = new Float64Array(2); // lat, lon
   // The point in a record's quantised units, then the window's margin and scale for tableRegion:
-  // doubles passed to a call V8 does not inline are boxed (32 bytes of garbage per table lookup).
+  // doubles, which a call V8 does not inline would box (test/contract/allocation.test.ts).
   const q = Float64Array.of(0, 0, margin, qscale);
 
   function locate(lat: number, lon: number): number {
@@ -125,8 +124,8 @@ function createLocator(ds: Dataset): Locator {
         if (gx === SLOT_GRID) gx--;
         if (gy === SLOT_GRID) gy--;
         const c = gy * SLOT_GRID + gx;
-        // Code words as int32 (| 0): a Uint32 load of 2^31 or more, once the top code is 2 or 3,
-        // was boxed into a heap number in the optimised lookup (16-48 bytes per slot lookup).
+        // Code words as int32 (| 0): a Uint32 load of 2^31 or more (the top code 2 or 3) does not
+        // fit a small integer and is boxed (test/contract/allocation.test.ts).
         const word = slots[w + 4 + (c >>> 4)] | 0;
         let code = (word >>> ((c & 15) << 1)) & 3;
         if (code === 3) {
@@ -153,7 +152,7 @@ function createLocator(ds: Dataset): Locator {
       e = blocks[at];
       let depth = 1;
       while (e >>> 30 === 1) {
-        if (depth === maxDepth) return 0; // only a damaged file gets here; checkEntries rules it out
+        if (depth === maxDepth) return 0; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
         sx = px * f;
         sy = py * f;
@@ -202,7 +201,7 @@ function createLocator(ds: Dataset): Locator {
     if (e >>> 30 === 1) {
       let depth = 0;
       do {
-        if (depth === maxDepth) return -1; // only a damaged file gets here; checkEntries rules it out
+        if (depth === maxDepth) return -1; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
         const sx = px * f;
         const sy = py * f;

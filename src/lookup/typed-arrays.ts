@@ -5,7 +5,7 @@
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError } from './errors.js';
 import { locator } from './locate.js';
-import { coordinateError } from './validate.js';
+import { coordinateError, inRange } from './validate.js';
 
 /** Index written where no country / subdivision holds a valid point. */
 export const NOT_FOUND = -1;
@@ -27,7 +27,7 @@ export interface BatchLookup {
   countryIndexes(latitudes: Float64Array, longitudes: Float64Array, out?: IndexArray): IndexArray;
   /** As countryIndexes, for the most specific subdivision (index into `subdivisionCodes()`). */
   subdivisionIndexes(latitudes: Float64Array, longitudes: Float64Array, out?: IndexArray): IndexArray;
-  /** Country codes, null where none; a ValidationError for the first invalid point (the index form reports them all). */
+  /** Country codes, null where none; a ValidationError for the first invalid point (the index form marks them all). */
   countriesFromGps(latitudes: Float64Array, longitudes: Float64Array): (string | null)[];
   /** Subdivision codes, null where none; a ValidationError for the first invalid point. */
   subdivisionsFromGps(latitudes: Float64Array, longitudes: Float64Array): (string | null)[];
@@ -64,13 +64,13 @@ function newOut(n: number, tableSize: number): IndexArray {
   return tableSize > 0x7fff ? new Int32Array(n) : new Int16Array(n);
 }
 
-/** NaN fails every comparison, so one test rejects NaN, infinities and out-of-range values. */
+/** inRange rejects NaN, infinities and out-of-range values: NaN fails every comparison. */
 function fillCountries(ds: Dataset, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
   const { locateCountry } = locator(ds);
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
-    out[i] = lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? locateCountry(lat, lon) : INVALID_COORDINATE;
+    out[i] = inRange(lat, lon) ? locateCountry(lat, lon) : INVALID_COORDINATE;
   }
 }
 
@@ -80,8 +80,7 @@ function fillSubdivisions(ds: Dataset, lats: Float64Array, lons: Float64Array, o
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
-    out[i] =
-      lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 ? regionSubdivision[locate(lat, lon)] : INVALID_COORDINATE;
+    out[i] = inRange(lat, lon) ? regionSubdivision[locate(lat, lon)] : INVALID_COORDINATE;
   }
 }
 

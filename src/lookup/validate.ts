@@ -117,6 +117,11 @@ export function coordinateError(lat: unknown, lon: unknown, extra?: FieldErrors)
   return new ValidationError(detail, errors);
 }
 
+/** The ValidationError for a malformed code (`problem` under `field`), listing bad coordinates too. */
+export function codeError(field: string, problem: string, lat: unknown, lon: unknown): ValidationError {
+  return coordinateError(lat, lon, { [field]: [problem] });
+}
+
 /**
  * Parses one coordinate pair. Numbers in range return at once; strings are
  * parsed by the service's rules; any failure throws one ValidationError that

@@ -1,4 +1,4 @@
-// Where the embedded dataset lives, and how much of it to check when it is read (src/seal.ts).
+// Where the embedded dataset lives, and how much of it to check when it is read (seal.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

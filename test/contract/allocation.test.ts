@@ -1,6 +1,6 @@
 // The lookups allocate nothing: a double that crosses a call V8 did not inline, or flows through
-// a branch merged with a constant, is boxed into a fresh heap number (this happened twice, and
-// the bench's heap-growth figure stayed flat through it, since the scavenger clears garbage).
+// a branch merged with a constant, is boxed into a fresh heap number, which a heap-growth figure
+// alone does not show, since the scavenger clears garbage.
 // Here: a million lookups per operation, counted by the heap's used size and by the scavenges
 // the GC reports while they run. A full collection before each count empties the young
 // generation, so the few objects a loop may rightly make (a result array) cannot tip a nursery
@@ -78,8 +78,8 @@ const loops: [string, () => number][] = [
   ],
   // Through a generic caller, as a harness or a request router calls lookups: one loop function
   // calling whichever closure it is given (megamorphic, so V8 optimises each closure on its own
-  // and inlines less). The one-code isInSubdivision boxed both coordinates of every point inside
-  // its region's box this way (32 bytes a call), which the direct loops above never showed.
+  // and inlines less). A double boxed only where a call is not inlined shows here and not in the
+  // direct loops above: the one-code isInSubdivision's box path, for one.
   ...viaGeneric([
     ['tryCountryFromGps', (k) => tryCountryFromGps(p.lat[k], p.lon[k]) !== null],
     ['trySubdivisionFromGps', (k) => trySubdivisionFromGps(p.lat[k], p.lon[k]) !== null],
@@ -113,13 +113,14 @@ describe('no allocation per lookup', () => {
     async (_name, loop) => {
       // Up to ATTEMPTS measurements, the first clean one passes. On a loaded machine (the full
       // suite on two cores) V8's background compiler can lag, and the loop then still runs in a
-      // baseline tier, which boxes by design (CI saw 180 kB once, alone the test gives ~0). A real
-      // boxed value in the optimised code fails every attempt (the bug above: 238-248 kB each).
+      // baseline tier, which boxes by design. A real boxed value in the optimised code fails every
+      // attempt.
       let growth = 0;
       let scavenges: number[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         gc();
-        for (let r = 0; r < 3; r++) loop(); // optimise first (again if the collection dropped code): unoptimised code boxes by design
+        // Optimise first (again if the collection dropped code): unoptimised code boxes by design.
+        for (let r = 0; r < 3; r++) loop();
         const starts: number[] = [];
         const obs = new PerformanceObserver((list) => {
           for (const e of list.getEntries())

@@ -97,7 +97,7 @@ describe('regionsInBox', () => {
   });
 });
 
-// isInSubdivision tests a code asked about again and again against its box first (src/engine.ts):
+// isInSubdivision tests a code asked about again and again against its box first (src/lookup/engine.ts):
 // a box that missed a point the lookup places in the region would turn its answer false. Points
 // along every edge of each box, just inside and just outside (the build moves vertices by up to
 // 1.4e-6°), and across the box, each code over all its points in a row; isInCountry's

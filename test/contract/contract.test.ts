@@ -93,7 +93,7 @@ describe('enclaves and exclaves', () => {
 
 describe('land no OSM country polygon holds (policy.json landFromAdmin1)', () => {
   // The UK's Sovereign Base Areas are cut out of OSM's Cyprus and belong to no OSM country
-  // polygon; they used to answer no country. ISO 3166-1 has no code for them: CYP, see README.
+  // polygon; without landFromAdmin1 they answer no country. ISO 3166-1 has no code for them: CYP, see README.
   it.each([
     ['Akrotiri village', 34.6, 32.95],
     ['RAF Akrotiri', 34.5906, 32.9879],
@@ -234,7 +234,7 @@ describe('no country', () => {
     expect(tryCountryFromGps(lat, lon)).toBeNull();
     expect(caught(() => subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
   });
-  // The message of this error is written when first read (engine.ts): every way of reading it
+  // The message of this error is written when first read (src/lookup/not-found.ts): every way of reading it
   // must give the same text, with the coordinates as the caller gave them.
   it('the "nothing here" error reads the same through message, String, stack, the problem record and logs', () => {
     for (const [call, layer] of [

@@ -7,9 +7,9 @@
 // never another exception; how many answer differently is counted (such a file is a different,
 // validly sealed file, so a different answer is not a silent corruption).
 //
-// One copy of the 37-63 MB file is mutated in place and restored after each case; the checksum
-// pass over the payload (~15 ms) dominates, so CORRUPTION_RUNS (default 1,000 per file) and
-// CORRUPTION_VALID_RUNS (default 100) size the run.
+// One copy of the file is mutated in place and restored after each case; the checksum pass over
+// the payload dominates, so CORRUPTION_RUNS (default 1,000 per file) and CORRUPTION_VALID_RUNS
+// (default 100) size the run.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,6 +157,19 @@ function* plan(
   }
 }
 
+/** The metadata JSON as the re-sealed cases below edit it, out of its declared shape. */
+interface EditedMeta {
+  countries: unknown[];
+  subdivisions: { code: string; parent: string }[];
+  params: { fanouts: number[]; margin: unknown };
+}
+
+function subdivisionIn(m: EditedMeta, test: (s: { code: string; parent: string }) => boolean) {
+  const s = m.subdivisions.find(test);
+  if (s === undefined) throw new Error('no such subdivision in the metadata');
+  return s;
+}
+
 /**
  * Applies one planned mutation to `work` (a copy of the file with 64 spare bytes after it),
  * hands the damaged view to `check`, and restores the bytes.
@@ -168,10 +181,14 @@ function mutate(
   r: () => number,
   check: (view: Uint8Array) => void,
 ): void {
-  if (m.kind === 'truncate') return check(work.subarray(0, m.at));
+  if (m.kind === 'truncate') {
+    check(work.subarray(0, m.at));
+    return;
+  }
   if (m.kind === 'extend') {
     for (let k = 0; k < m.len; k++) work[size + k] = Math.floor(r() * 256);
-    return check(work.subarray(0, size + m.len));
+    check(work.subarray(0, size + m.len));
+    return;
   }
   const saved = work.slice(m.at, m.at + m.len);
   for (let k = 0; k < m.len; k++) work[m.at + k] ^= m.xor[k];
@@ -253,24 +270,24 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   );
 
   // Metadata that is valid JSON of the wrong shape, re-sealed: the checksum passes, so the
-  // reader's own checks must refuse it (each of these once loaded, crashed or could loop).
-  const metaCases: [string, (m: any) => unknown, RegExp][] = [
+  // reader's own checks must refuse it (each of these would otherwise load, crash or loop).
+  const metaCases: [string, (m: EditedMeta) => unknown, RegExp][] = [
     ['a null country entry', (m) => void (m.countries[0] = null), /malformed dataset/],
-    ['a subdivision entry that is a number', (m) => void (m.subdivisions[5] = 42), /not a string/],
-    ['a code that is a number', (m) => void (m.countries[3].code = 5), /not a string/],
+    ['a subdivision entry that is a number', (m) => void ((m.subdivisions as unknown[])[5] = 42), /not a string/],
+    ['a code that is a number', (m) => void ((m.countries[3] as { code: unknown }).code = 5), /not a string/],
     [
       'a subdivision that is its own parent',
-      (m) =>
-        void (m.subdivisions.find((x: any) => x.parent.includes('-')).parent = m.subdivisions.find((x: any) =>
-          x.parent.includes('-'),
-        ).code),
+      (m) => {
+        const child = subdivisionIn(m, (x) => x.parent.includes('-'));
+        child.parent = child.code;
+      },
       /own ancestor/,
     ],
     [
       'a two-step parent cycle',
       (m) => {
-        const child = m.subdivisions.find((x: any) => x.parent.includes('-'));
-        m.subdivisions.find((x: any) => x.code === child.parent).parent = child.code;
+        const child = subdivisionIn(m, (x) => x.parent.includes('-'));
+        subdivisionIn(m, (x) => x.code === child.parent).parent = child.code;
       },
       /own ancestor/,
     ],

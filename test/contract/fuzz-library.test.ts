@@ -2,7 +2,7 @@
 // any argument position either gives a well-formed answer or throws one of our typed
 // errors with a filled problem record; never another exception, never a hang, and the
 // same input always gives the same outcome. Expected outcomes come from a model of the
-// input rules written from the README's table (not from src/validate.ts), and answers
+// input rules written from the README's table (not from src/lookup/validate.ts), and answers
 // for valid string input must equal the answers for the numbers they spell.
 // FUZZ_RUNS sets the cases per property (default 20,000).
 import fc from 'fast-check';
@@ -27,7 +27,7 @@ import { anyArgument, codes, spell, unwrap } from '../support/fuzz-values.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_510);
-/** A single call slower than this counts as a hang (lookups take microseconds; this leaves room for GC on a busy machine). */
+/** A single call slower than this counts as a hang (lookups take microseconds; room for GC on a busy machine). */
 const HANG_MS = 1000;
 
 const countryList = countries();
@@ -87,7 +87,10 @@ function outcome(call: () => unknown): { value?: unknown; error?: unknown; ms: n
   }
 }
 
-/** Outcome classes seen, for the closing note (valid answers must be a good share, or the fuzz only tests validation). */
+/**
+ * Outcome classes seen, for the closing note (valid answers must be a good share, or the fuzz only
+ * tests validation).
+ */
 const tally = new Map<string, number>();
 function count(o: { value?: unknown; error?: unknown }): void {
   const k = o.error === undefined ? (o.value === null ? 'null' : typeof o.value) : (o.error as Error).name;

@@ -75,7 +75,10 @@ function inSomeSubdivision(country: string, lon: number, lat: number): boolean {
     .some((i) => polys[i].country === country && pip([lon, lat], polys[i].poly) !== false);
 }
 
-/** Km from the point to each subdivision of `country` with a segment within `km` (the build's local equirectangular frame). */
+/**
+ * Km from the point to each subdivision of `country` with a segment within `km` (the build's local
+ * equirectangular frame).
+ */
 function distances(country: string, lon: number, lat: number, km: number): Map<string, number> {
   const cos = Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
   const ry = km / KM_PER_DEG;

@@ -3,7 +3,7 @@
 // gridcountry / blockcountry value beside it (read by country lookups, which stop there)
 // must agree. A child entry lost while the index was written (it stays 0, "no country",
 // while its neighbour table says several countries) fails here wherever it is, which random
-// points find only by luck: the one the build once lost was a 1/8° cell of Mexico and Texas.
+// points find only by luck (a lost 1/8° cell on a border, say between Mexico and Texas).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';

@@ -1,5 +1,5 @@
 // Record slots answer most points from an 8×8 sub-cell table, and a 4×4 table in each mixed
-// sub-cell, instead of testing rings (build-data/slots.ts). Each table answer must be what the
+// sub-cell, instead of testing rings (build-data/index/slots.ts). Each table answer must be what the
 // record's own ring test gives anywhere in its (sub-)sub-cell: checked here at corners, one step
 // either side of every edge, and at random points, against the record evaluated directly (its
 // default table, where it has one, read at the point).
@@ -58,7 +58,10 @@ function tableAnswer(ordinal: number, i: number, j: number): number {
   return code === SLOT_MIXED ? -1 : palette(w, code);
 }
 
-/** Sub-sub-cell (i, j) of a slot's SLOT_GRID·SUB_GRID split, in a mixed sub-cell: its table's region, or -1 (test the record). */
+/**
+ * Sub-sub-cell (i, j) of a slot's SLOT_GRID·SUB_GRID split, in a mixed sub-cell: its table's region,
+ * or -1 (test the record).
+ */
 function subTableAnswer(ordinal: number, i: number, j: number): number {
   const w = ordinal * SLOT_WORDS;
   const c = Math.floor(j / SUB_GRID) * SLOT_GRID + Math.floor(i / SUB_GRID);

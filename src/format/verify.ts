@@ -1,0 +1,331 @@
+// Load-time checks of what the checksum cannot vouch for (a re-sealed or hand-edited file): the
+// metadata's parent chains, and a walk over every pointer of the index so that no lookup can read
+// out of bounds or loop. A damaged file fails here with a DataError: test/contract/corruption.test.ts.
+
+import { DataError } from '../lookup/errors.js';
+import type { Dataset } from './dataset.js';
+import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SLOTS,
+  BR8_SPAN,
+  BR8_WIDE,
+  GRIDBASE_SLOT_BITS,
+  GRIDBASE_SLOT_MASK,
+  mixedCodes,
+  NO_REGION16,
+  RECORD_HEADER,
+  SLOT_WORDS,
+  TABLE_WORDS,
+  TAG_BLOCK,
+  TAG_RECORD,
+  TAG_SHIFT,
+  TAG_TABLE,
+  VALUE_MASK,
+} from './layout.js';
+
+/**
+ * What readDataset takes on trust from the metadata JSON, which the checksum cannot vouch for
+ * in a re-sealed or hand-edited file (it checks the index parameters itself): subdivision
+ * parent chains without cycles (isInSubdivision walks them; a cycle would never end).
+ */
+export function checkMeta(ds: Dataset, name: string): void {
+  const bad = (what: string): never => {
+    throw new DataError(`${name}: ${what} (corrupted metadata)`);
+  };
+  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string'))
+    bad('a code is not a string');
+  const parent = ds.subdivisionParent;
+  const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end
+  for (let i = 0; i < parent.length; i++) {
+    let s = i;
+    while (s >= 0 && state[s] === 0) {
+      state[s] = 1;
+      s = parent[s];
+    }
+    if (s >= 0 && state[s] === 1) bad(`subdivision ${ds.subdivisionCodes[s]} is its own ancestor`);
+    for (s = i; s >= 0 && state[s] === 1; s = parent[s]) state[s] = 2;
+  }
+}
+
+/**
+ * readDataset's 'full' check, linear passes over the arrays (no tree walk): records are parsed
+ * back to back, every pointer must land on a record start or inside `blocks`, child blocks and
+ * the record pointers found in records only point forward (the builder writes parents first),
+ * every record slot leads to the record its block entry names, and the country and code
+ * indexes beside the entries name entries of the code tables.
+ */
+export function verifyIndex(ds: Dataset, name: string): void {
+  const bad = (what: string): never => {
+    throw new DataError(`${name}: ${what} (corrupted index)`);
+  };
+  const { grid, gridBase, slots: slotWords, blocks, blockRegion, blockRegion8, blockCountry, records } = ds;
+  const regionCount = ds.regionCountry.length;
+  const countryCount = ds.countryCodes.length;
+  const fanouts = ds.meta.params.fanouts;
+  const maxBlock = Math.max(...fanouts.map((f) => f * f));
+  const starts = recordStarts(records, regionCount, countryCount, bad);
+  for (let i = 0; i < grid.length; i++) {
+    const e = grid[i];
+    const tag = e >>> TAG_SHIFT;
+    const v = e & VALUE_MASK;
+    if (tag === 0) {
+      if (v >= regionCount) bad(`region ${v} out of range`);
+    } else if (tag === TAG_BLOCK) {
+      if (v + maxBlock > blocks.length) bad(`child block at ${v} out of range`);
+    } else if (tag === TAG_RECORD) {
+      if (v >= records.length || !isStart(starts, v)) bad(`record pointer ${v} invalid`);
+    } else bad(`unknown entry tag ${tag}`);
+  }
+  let slots = 0;
+  for (let from = 0; from < blocks.length; from += CHUNK) {
+    const to = Math.min(blocks.length, from + CHUNK);
+    const scan = scanBlocks(
+      blocks,
+      from,
+      to,
+      blockRegion,
+      blockCountry,
+      starts,
+      records.length,
+      regionCount,
+      countryCount + 1,
+      maxBlock,
+    );
+    if (scan >= 0)
+      bad(
+        `block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`,
+      );
+    slots += -1 - scan;
+  }
+  let subcodes = 0;
+  for (let from = 0; from < slotWords.length; from += CHUNK) {
+    subcodes = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount, subcodes);
+    if (subcodes < 0) bad(`slot ${-1 - subcodes} names a region out of range or misplaces its sub-cell codes`);
+  }
+  const subcodeCount = ds.subcodes.length;
+  if (subcodes !== subcodeCount) bad(`the slots name ${subcodes} mixed sub-cells, subcodes holds ${subcodeCount}`);
+  const children = fanouts[0] * fanouts[0];
+  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion, blockRegion8, regionCount, children);
+  if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
+  // Only blocks hung from the grid may hold slots (the lookup reads them at depth 1 only).
+  if (seen !== slots) bad('record slots outside the blocks hung from the grid');
+  checkCodeIndexes(ds, bad);
+}
+
+/** gridcountry names a country or 0 / 1, and boxcodes a country or a subdivision. */
+function checkCodeIndexes(ds: Dataset, bad: (what: string) => never): void {
+  const { gridCountry, partCodes } = ds;
+  const countryCount = ds.countryCodes.length;
+  for (let i = 0; i < gridCountry.length; i++)
+    if (gridCountry[i] > countryCount + 1) bad(`gridcountry names country ${gridCountry[i] - 2}`);
+  for (let i = 0; i < partCodes.length; i++) {
+    const c = partCodes[i];
+    if (c >= countryCount || -1 - c >= ds.subdivisionCodes.length)
+      bad(`boxcodes names code ${c} beyond the code tables`);
+  }
+}
+
+function isStart(starts: Uint32Array, v: number): boolean {
+  return ((starts[v >>> 5] >>> (v & 31)) & 1) === 1;
+}
+
+/**
+ * Checks every record, in one pass, and returns the bitset of record starts (a bit, not a byte,
+ * per word: fewer fresh pages to fault in at every load). Record pointers found in records must
+ * point forward, so no lookup can loop; whether each lands on a record start is known only at
+ * the end of the pass, so they are kept until then (few: a country's subdivisions inside a cell).
+ */
+function recordStarts(
+  records: Uint32Array,
+  regionCount: number,
+  countryCount: number,
+  bad: (what: string) => never,
+): Uint32Array {
+  const starts = new Uint32Array((records.length >>> 5) + 1);
+  const forward: number[] = [];
+  for (let r = 0; r < records.length; ) {
+    const next = scanRecords(
+      records,
+      r,
+      Math.min(records.length, r + CHUNK),
+      starts,
+      regionCount,
+      countryCount,
+      forward,
+    );
+    if (next < 0) bad(`record at ${-1 - next} is malformed or holds an invalid entry`);
+    r = next;
+  }
+  for (const v of forward) if (!isStart(starts, v)) bad(`record pointer ${v} invalid`);
+  return starts;
+}
+
+/**
+ * The record, block and slot checks are small functions called on chunks of their arrays: V8
+ * optimises a function after a few calls and every later chunk runs optimised, where one loop
+ * over a whole array would run mostly unoptimised at start-up (load time: npm run bench).
+ */
+const CHUNK = 1 << 15;
+
+/**
+ * Index of the first invalid block entry in [from, to), or -1 − (record slots seen) when all are valid.
+ * An entry must be a region in range, a child block further on, or a record start; its
+ * blockregion must say exactly what it says (the lookup trusts the mirror instead), and its
+ * blockcountry must name a country or 0 / 1.
+ */
+function scanBlocks(
+  blocks: Uint32Array,
+  from: number,
+  to: number,
+  blockRegion: Uint16Array,
+  blockCountry: Uint16Array,
+  starts: Uint32Array,
+  recordWords: number,
+  regionCount: number,
+  countryMax: number,
+  maxBlock: number,
+): number {
+  let slots = 0;
+  for (let i = from; i < to; i++) {
+    const e = blocks[i];
+    const tag = e >>> TAG_SHIFT;
+    const v = e & VALUE_MASK;
+    const r = blockRegion[i];
+    if (blockCountry[i] > countryMax) return i;
+    if (tag === 0) {
+      if (v >= regionCount || r !== Math.min(v, NO_REGION16)) return i;
+    } else if (tag === TAG_BLOCK) {
+      if (v + maxBlock > blocks.length || v <= i || r !== NO_REGION16) return i;
+    } else if (tag === TAG_RECORD) {
+      if (v >= recordWords || ((starts[v >>> 5] >>> (v & 31)) & 1) === 0) return i;
+      if (r !== NO_REGION16) {
+        if (r < regionCount) return i;
+        slots++;
+      }
+    } else return i;
+  }
+  return -1 - slots;
+}
+
+/**
+ * Checks the slots in words [from, to): palette regions in range, and the subcodes of each slot's
+ * mixed sub-cells right after the previous slot's (`sub` of them so far). Returns the count after
+ * the last slot, or -1 − the first bad slot.
+ */
+function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number, sub: number): number {
+  for (let w = from; w < to; w += SLOT_WORDS) {
+    const a = words[w];
+    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount || words[w + 3] !== sub)
+      return -1 - w / SLOT_WORDS;
+    for (let k = 4; k < SLOT_WORDS; k++) sub += mixedCodes(words[w + k]);
+  }
+  return sub;
+}
+
+/**
+ * The entries of the blocks hung from the grid, where lookups read blockregion8 and the record
+ * slots: each byte must say what blockregion says (or defer to it), and each slot must lead to
+ * exactly the record its entry points at. Returns the slots seen, or −1 − the first bad entry.
+ */
+function scanDepth1(
+  grid: Uint32Array,
+  gridBase: Uint32Array,
+  words: Uint32Array,
+  blocks: Uint32Array,
+  blockRegion: Uint16Array,
+  blockRegion8: Uint8Array,
+  regionCount: number,
+  children: number,
+): number {
+  const firstSlot = Math.min(regionCount, NO_REGION16);
+  let seen = 0;
+  for (let cell = 0; cell < grid.length; cell++) {
+    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
+    const off = grid[cell] & VALUE_MASK;
+    const slotBase = gridBase[cell] & GRIDBASE_SLOT_MASK;
+    const regionBase = gridBase[cell] >>> GRIDBASE_SLOT_BITS;
+    for (let at = off; at < off + children; at++) {
+      const r = blockRegion[at];
+      const v = blockRegion8[at];
+      const isSlot = r !== NO_REGION16 && r >= firstSlot;
+      if (v < BR8_SPAN) {
+        if (r !== regionBase + v || r >= firstSlot) return -1 - at;
+      } else if (v < BR8_SLOT + BR8_SLOTS) {
+        if (r !== regionCount + v - BR8_SLOT || !isSlot) return -1 - at;
+      } else if (v === BR8_NO_COUNTRY) {
+        if (r !== 0) return -1 - at;
+      } else if (v !== BR8_WIDE || isSlot) return -1 - at;
+      if (!isSlot) continue;
+      const w = (slotBase + r - regionCount) * SLOT_WORDS;
+      if (w >= words.length || words[w + 2] !== (blocks[at] & VALUE_MASK)) return -1 - at;
+      seen++;
+    }
+  }
+  return seen;
+}
+
+/**
+ * Checks the records that start in [r, stop): marks each start in the bitset `starts`, collects
+ * the record pointers they hold; returns where the next record starts, or -1 − the offset of
+ * the first malformed record. A record is its header, its item
+ * list, then every ring's vertices back to back in item order; rings must sit exactly there,
+ * so no ring can reach into another record or past the array. Every entry (default and items)
+ * must be a region in range or a record pointer further on.
+ */
+function scanRecords(
+  records: Uint32Array,
+  first: number,
+  stop: number,
+  starts: Uint32Array,
+  regionCount: number,
+  countryCount: number,
+  forward: number[],
+): number {
+  const len = records.length;
+  let r = first;
+  while (r < stop) {
+    starts[r >>> 5] |= 1 << (r & 31);
+    if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return -1 - r;
+    const n = records[r];
+    let p = r + RECORD_HEADER;
+    for (let i = -1; i < n; i++) {
+      let e = records[r + 1];
+      if (i >= 0) {
+        if (p + 2 > len) return -1 - r;
+        e = records[p];
+        p += 2 + 2 * records[p + 1];
+        if (p > len) return -1 - r;
+      }
+      const v = e & VALUE_MASK;
+      if (e >>> TAG_SHIFT === 0) {
+        if (v >= regionCount) return -1 - r;
+      } else if (e >>> TAG_SHIFT === TAG_RECORD && v > r && v < len) forward.push(v);
+      // A default table only in a record of one country's subdivisions (country lookups stop
+      // there); where it sits is checked below.
+      else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || records[r + 2] === 0) return -1 - r;
+    }
+    let v = p;
+    p = r + RECORD_HEADER;
+    for (let i = 0; i < n; i++) {
+      const rings = records[p + 1];
+      p += 2;
+      for (let k = 0; k < rings; k++, p += 2) {
+        const count = records[p + 1];
+        if (records[p] !== v || count < 3 || v + count > len) return -1 - r;
+        v += count;
+      }
+    }
+    if (v <= r + 1) return -1 - r;
+    const def = records[r + 1];
+    if (def >>> TAG_SHIFT === TAG_TABLE) {
+      // Right after the vertices, every entry a region in range.
+      if ((def & VALUE_MASK) !== v || v + TABLE_WORDS > len) return -1 - r;
+      for (let k = v; k < v + TABLE_WORDS; k++)
+        if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
+      v += TABLE_WORDS;
+    }
+    r = v;
+  }
+  return r;
+}
