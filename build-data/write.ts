@@ -4,11 +4,13 @@ import Flatbush from 'flatbush';
 import { encode } from 'geobuf';
 import Pbf from 'pbf';
 import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/format/container.js';
-import { SECTIONS, type IndexParams } from '../src/format/layout.js';
+import { SECTIONS } from '../src/format/layout.js';
 import type { DatasetMeta } from '../src/format/dataset.js';
-import type { BuiltIndex, Part } from './index/build-index.js';
+import type { BuildConfig } from './config.js';
+import type { BuiltIndex, IndexOptions } from './index/build-index.js';
 import { slotTables } from './index/slots.js';
-import type { BuildConfig, Sources } from './sources/load.js';
+import type { Sources } from './sources/load.js';
+import type { Part } from './sources/parts.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
 
@@ -39,12 +41,7 @@ function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; box
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
 }
 
-export function writeDataset(
-  src: Sources,
-  index: BuiltIndex,
-  config: BuildConfig,
-  params: IndexParams & Record<string, unknown>,
-): Uint8Array {
+export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexOptions): Uint8Array {
   const meta: DatasetMeta = {
     name: config.name,
     codes: config.codes,
@@ -53,13 +50,12 @@ export function writeDataset(
     countries: src.countries,
     subdivisions: src.subdivisions,
     aliases: src.aliases,
-    subdivisionGapKm: params.gapKm as number,
+    subdivisionGapKm: params.gapKm,
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
   };
   const { flatbush, boxcodes } = partIndex(src, index);
-  // Slots speed up region lookups among subdivisions; without subdivisions (a countries-only
-  // build) the only region lookups are subdivision questions that answer nothing, so the 4.5 MB
-  // they would take is left out.
+  // Slots serve region lookups among subdivisions; in a countries-only build those answer
+  // nothing, so the slot tables are left out.
   const withSlots = src.subdivisionParts.length > 0;
   const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(
     index,

@@ -1,7 +1,6 @@
-// Sutherland–Hodgman clipping of flat rings [x0, y0, x1, y1, …] (not closed)
-// against an axis-aligned window. For a concave ring the output may contain
-// zero-width bridges along the window border; they cancel in even-odd tests and
-// the runtime never tests a point on the border (windows carry a margin).
+// Sutherland–Hodgman clipping of flat rings [x0, y0, x1, y1, …] (not closed) against a window.
+// A concave ring may leave zero-width bridges along the window border: they cancel in even-odd
+// tests, and the runtime never tests a point on the border (windows carry a margin).
 
 export type Ring = Float64Array;
 

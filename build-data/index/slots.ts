@@ -1,17 +1,6 @@
-// Record slots: how a lookup reaches a leaf record hung from a depth-1 block without
-// reading `blocks`, and answers most points in it without testing a ring.
-//
-// Every record child of a block hung from the level-0 grid gets an ordinal (cells in grid
-// order, children in block order); blockregion holds regionCount + (ordinal − the cell's slot
-// base in gridbase), and blockregion8 (its one-byte mirror at depth 1) BR8_SLOT + the same.
-// The slot (32 bytes, layout.ts) splits the child into SLOT_GRID² sub-cells and gives each a
-// 2-bit code: one of three palette regions that answers the whole closed sub-cell, or "test
-// the record" where a ring (of the record or of any record it leads to) comes near it, or
-// where a fourth region would be needed. It also holds the record offset, so that case costs
-// no extra read. A sub-cell's region is read with the runtime's own ring test at its centre,
-// and no ring edge comes near it, so it is the answer at every point of it: exact by construction.
-// Each mixed sub-cell is split once more, SUB_GRID × SUB_GRID, with the same rule and the same
-// palette (one Uint32 of codes in `subcodes`), so three in four of its points skip the rings too.
+// Record slots (layout.ts): a lookup reaches a leaf record under a depth-1 block without reading
+// `blocks`, and most points skip its rings. A sub-cell gets a region only where no ring edge comes
+// near it, read with the runtime's own ring test at its centre: exact by construction (test/data/slots.test.ts).
 
 import {
   BR8_NO_COUNTRY,

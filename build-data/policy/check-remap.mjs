@@ -1,7 +1,6 @@
-// Checks build-data/subdivision-remap.json against the Natural Earth admin-1
-// source and the pinned ISO 3166 reference. Run: node build-data/check-remap.mjs
-// Exits 1 if an outdated code is uncovered, a target is not in the reference,
-// or a target belongs to a different country than the feature it is applied to.
+// Checks subdivision-remap.json against the Natural Earth admin-1 source and the pinned ISO 3166
+// reference: node build-data/policy/check-remap.mjs. Exits 1 if an outdated code is uncovered, a
+// target is not in the reference, or a target belongs to another country than its feature.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -67,14 +66,19 @@ for (const p of features) {
   s.add(classify(raw, e));
   perCode.set(raw, s);
 }
-// Attributes on the wrong geometry: NE features also carry GeoNames' names for themselves
-// (gn_name, gns_name). Where those match another feature of the same country and not the
-// feature's own names, its name and code belong to that other feature (Guyana's, Eritrea's
-// regions were shuffled so). Every such feature needs an adm1_code entry or a reviewed reason.
+// Attributes on the wrong geometry (Guyana's, Eritrea's regions): a feature whose GeoNames names
+// (gn_name, gns_name) match another feature of its country and not its own names carries that
+// feature's name and code. Each needs an adm1_code entry or a reviewedNameMismatches reason.
 const STOP = new Set(
-  'region province provincia state department departement county district governorate prefecture city municipality of the and de del la le el al autonomous okrug oblast kray krai respublika republic gorod federal capital territory island islands canton sheng zizhiqu shi ken to fu do parish division rayon raion wilaya gouvernorat muhafazat estado distrito obcina novads megye varos megyei comune commune municipio departamento'.split(
-    ' ',
-  ),
+  [
+    'region province provincia state department departement county district governorate prefecture city',
+    'municipality of the and de del la le el al autonomous okrug oblast kray krai respublika republic gorod',
+    'federal capital territory island islands canton sheng zizhiqu shi ken to fu do parish division rayon raion',
+    'wilaya gouvernorat muhafazat estado distrito obcina novads megye varos megyei comune commune municipio',
+    'departamento',
+  ]
+    .join(' ')
+    .split(' '),
 );
 const norm = (s) =>
   String(s ?? '')
@@ -115,18 +119,21 @@ for (const p of features) {
   if (!other) continue;
   mismatches++;
   fail(
-    `${p.adm1_code} "${p.name}" (${p.iso_3166_2}): GeoNames calls it "${p.gn_name}", the name of ${other.adm1_code} "${other.name}" (${other.iso_3166_2}); give it an adm1_code entry or a reviewedNameMismatches reason`,
+    `${p.adm1_code} "${p.name}" (${p.iso_3166_2}): GeoNames calls it "${p.gn_name}", ` +
+      `the name of ${other.adm1_code} "${other.name}" (${other.iso_3166_2}); ` +
+      'give it an adm1_code entry or a reviewedNameMismatches reason',
   );
 }
 console.log(`features whose GeoNames name is another feature's: ${mismatches} unreviewed`);
 for (const e of remap.entries)
   if (!usedEntries.has(e))
     fail(
-      `entry ${JSON.stringify(e.match)} never applies (duplicate key, or every feature it matches has an adm1_code entry)`,
+      `entry ${JSON.stringify(e.match)} never applies ` +
+        '(duplicate key, or every feature it matches has an adm1_code entry)',
     );
 
 const count = (pred) => [...perCode.entries()].filter(([c, s]) => pred(c, s)).length;
-const only = (cat) => (c, s) => s.size === 1 && s.has(cat);
+const only = (cat) => (_c, s) => s.size === 1 && s.has(cat);
 const outdated = [...perCode.keys()].filter((c) => !ref.has(c));
 console.log(`NE features: ${features.length}; distinct NE codes: ${perCode.size}`);
 console.log(`  current as-is:                 ${count(only('as-is'))}`);

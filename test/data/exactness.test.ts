@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSources, type Sources } from '../../build-data/sources/load.js';
 import { makeConfig } from '../../build-data/config.js';
-import type { Part } from '../../build-data/index/build-index.js';
+import type { Part } from '../../build-data/sources/parts.js';
 import { preload, tryCountryFromGps } from '../../src/index.js';
 import { rng, spherePoints } from '../../bench/points.js';
 

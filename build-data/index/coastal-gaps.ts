@@ -1,0 +1,156 @@
+// Coastal gaps: the country layer (OSM, 10 m) and the subdivision layer (Natural Earth, ~1 km)
+// disagree along shores and river banks. Where a country's subdivision polygons leave its land
+// uncovered, the nearest subdivision of the same country within gapKm answers.
+
+import Flatbush from 'flatbush';
+import { tableCell } from '../../src/format/leaves.js';
+import { TABLE_GRID } from '../../src/format/layout.js';
+import type { Part } from '../sources/parts.js';
+import { type Box, partArea, partContains } from './clip.js';
+import type { Piece } from './partition.js';
+
+export const KM_PER_DEG = 111.195;
+
+/** Every segment of the subdivision layer, indexed for nearest-segment search, and the fallback's tallies. */
+export interface CoastalGaps {
+  parts: Part[];
+  hasSubdivisions: boolean[];
+  gapKm: number;
+  /** Segments as [ax, ay, bx, by] runs, and the part each belongs to. */
+  segs: number[];
+  segOwner: number[];
+  index: Flatbush;
+  /** Distances the fallback answered at, for the report. */
+  distancesKm: number[];
+  /** Cells where no subdivision of the country lay within gapKm. */
+  misses: number;
+}
+
+export function createCoastalGaps(parts: Part[], hasSubdivisions: boolean[], gapKm: number): CoastalGaps {
+  const segs: number[] = [];
+  const segOwner: number[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    for (const r of parts[i].rings) {
+      const n = r.length >> 1;
+      for (let k = 0; k < n; k++) {
+        const j = (k + 1) % n;
+        segs.push(r[2 * k], r[2 * k + 1], r[2 * j], r[2 * j + 1]);
+        segOwner.push(i);
+      }
+    }
+  }
+  const index = new Flatbush(Math.max(1, segOwner.length));
+  for (let i = 0; i < segOwner.length; i++) {
+    const [ax, ay, bx, by] = [segs[4 * i], segs[4 * i + 1], segs[4 * i + 2], segs[4 * i + 3]];
+    index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+  }
+  if (segOwner.length === 0) index.add(0, 0, 0, 0);
+  index.finish();
+  return { parts, hasSubdivisions, gapKm, segs, segOwner, index, distancesKm: [], misses: 0 };
+}
+
+const cosOf = (y: number) => Math.max(Math.cos((y * Math.PI) / 180), 0.01);
+
+/** Distance (km, local equirectangular frame) from (x, y) to segment `id`. */
+function segmentKm(g: CoastalGaps, id: number, x: number, y: number, cos: number): number {
+  const s = g.segs;
+  const ax = (s[4 * id] - x) * cos,
+    ay = s[4 * id + 1] - y;
+  const bx = (s[4 * id + 2] - x) * cos,
+    by = s[4 * id + 3] - y;
+  const dx = bx - ax,
+    dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
+  const px = ax + t * dx,
+    py = ay + t * dy;
+  return Math.sqrt(px * px + py * py) * KM_PER_DEG;
+}
+
+/** The nearest of segments `ids` to (x, y): [part index, km]; ties go to the lower part, so builds repeat. */
+function nearestOf(g: CoastalGaps, ids: ArrayLike<number>, x: number, y: number): [number, number] {
+  const cos = cosOf(y);
+  let best = Infinity;
+  let bestPart = -1;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const d = segmentKm(g, id, x, y, cos);
+    if (d < best || (d === best && g.segOwner[id] < bestPart)) {
+      best = d;
+      bestPart = g.segOwner[id];
+    }
+  }
+  return [bestPart, best];
+}
+
+/** A search filter keeping the segments of country c's parts. */
+function ofCountry(g: CoastalGaps, c: number): (id: number) => boolean {
+  return (id: number) => g.segOwner.length > 0 && g.parts[g.segOwner[id]].country === c;
+}
+
+/** Nearest subdivision part of country c to (x, y) within gapKm: [part index or -1, km]. */
+function nearestPart(g: CoastalGaps, c: number, x: number, y: number): [number, number] {
+  if (!g.hasSubdivisions[c]) return [-1, Infinity];
+  const maxDeg = g.gapKm / KM_PER_DEG / cosOf(y);
+  const ids = g.index.neighbors(x, y, 64, maxDeg, ofCountry(g, c));
+  const [part, km] = nearestOf(g, ids, x, y);
+  return part < 0 || km > g.gapKm ? [-1, Infinity] : [part, km];
+}
+
+/** The subdivision of country c nearest (x, y) within gapKm, or -1; tallied for the report. */
+export function nearestSubdivision(g: CoastalGaps, c: number, x: number, y: number): number {
+  if (!g.hasSubdivisions[c]) return -1;
+  const [part, km] = nearestPart(g, c, x, y);
+  if (part < 0) {
+    g.misses++;
+    return -1;
+  }
+  g.distancesKm.push(km);
+  return g.parts[part].subdivision;
+}
+
+/**
+ * The leaf's default per table cell (TABLE_GRID² of them, row-major from the south-west), or null
+ * when one default serves the whole leaf. Where country c's subdivision pieces `items` leave part
+ * of the window uncovered, a point there answers the subdivision nearest its table cell's centre.
+ */
+export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, win: Box): Int32Array | null {
+  const winArea = (win.x1 - win.x0) * (win.y1 - win.y0);
+  let covered = 0;
+  for (const p of items) covered += partArea(p.rings);
+  if (covered >= winArea * (1 - 1e-9)) return null; // no gap: the default answers nothing
+  const ids = segmentsNearLeaf(g, c, cell);
+  const subs = new Set<number>();
+  for (const p of items) subs.add(p.part.subdivision);
+  for (const id of ids) subs.add(g.parts[g.segOwner[id]].subdivision);
+  if (subs.size <= 1) return null;
+  const table = new Int32Array(TABLE_GRID * TABLE_GRID);
+  for (let k = 0; k < table.length; k++) {
+    const t = tableCell(cell, k);
+    const x = (t.x0 + t.x1) / 2;
+    const y = (t.y0 + t.y1) / 2;
+    const inside = items.find((p) => partContains(p.rings, x, y));
+    if (inside) table[k] = inside.part.subdivision;
+    else {
+      const [part, km] = nearestOf(g, ids, x, y);
+      table[k] = part < 0 || km > g.gapKm ? -1 : g.parts[part].subdivision;
+    }
+  }
+  return table.every((v) => v === table[0]) ? null : table;
+}
+
+/**
+ * Country c's segments that can be nearest to some table cell's centre: all lie within d0 + the
+ * leaf's diagonal of the leaf's centre (d0: the centre's own nearest distance, at most gapKm).
+ */
+function segmentsNearLeaf(g: CoastalGaps, c: number, cell: Box): number[] {
+  const cx = (cell.x0 + cell.x1) / 2;
+  const cy = (cell.y0 + cell.y1) / 2;
+  const cos = cosOf(cy);
+  const diagKm = Math.hypot((cell.x1 - cell.x0) * cos, cell.y1 - cell.y0) * KM_PER_DEG;
+  const [, d0] = nearestPart(g, c, cx, cy);
+  const reachKm = Math.min(d0, g.gapKm) + diagKm;
+  const ry = reachKm / KM_PER_DEG;
+  const rx = ry / cosOf(Math.abs(cy) + ry);
+  return g.index.search(cx - rx, cy - ry, cx + rx, cy + ry, ofCountry(g, c));
+}

@@ -1,0 +1,124 @@
+// A leaf: per country, a subdivision record (or a region when nothing needs testing), then the
+// country record pointing at them. A country's default subdivision answers where no piece does.
+
+import { tableCell } from '../../src/format/leaves.js';
+import { GRID_COLS, GRID_ROWS, TABLE_WORDS, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
+import type { CellEntry, IndexBuilder } from './builder.js';
+import { type Box, partContains } from './clip.js';
+import { gapTable, nearestSubdivision } from './coastal-gaps.js';
+import { type SubdivisionLayer, trimTrailing } from './layers.js';
+import type { Piece } from './partition.js';
+import { type RecordItem, quantiseItems, recordSize, writeRecord, writeTable } from './records.js';
+import { regionId } from './regions.js';
+
+export interface Leaf {
+  cell: Box;
+  /** The cell plus margin: the frame records are quantised to. */
+  win: Box;
+  /** Country pieces the record lists, in rank order. */
+  cItems: Piece[];
+  /** Per country of the cell: its subdivision layer. */
+  stage2: Map<number, SubdivisionLayer>;
+  /** The country answering where no listed piece does, -1 for none. */
+  defaultCountry: number;
+  vertices: number;
+}
+
+interface SubdivisionRecord {
+  defaultEntry: number;
+  items: RecordItem[];
+  country: number;
+  /** Region ids per table cell, when the default varies over the leaf. */
+  table: number[] | null;
+}
+
+/** Writes the leaf's records; `uniform` is the cell's single country + 2 (1 = none), 0 when mixed. */
+export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEntry {
+  b.stats.leafCells++;
+  b.stats.maxLeafVertices = Math.max(b.stats.maxLeafVertices, leaf.vertices);
+  const countryEntry = new Map<number, number>();
+  const pending: SubdivisionRecord[] = [];
+  for (const c of [...leaf.stage2.keys()].sort((x, y) => x - y)) {
+    const s = leaf.stage2.get(c)!;
+    const { sDefault, table } = subdivisionDefault(b, c, s, leaf.cell, leaf.win);
+    // With a table every polygon stays: the trimmed ones would answer a table cell's default.
+    const kept = s.full ? s.kept : table ? s.items : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
+    const items = quantiseItems(kept, (p) => regionId(b.regions, c, p.part.subdivision), leaf.win);
+    const regions = table ? Array.from(table, (v) => regionId(b.regions, c, v)) : null;
+    if (items.length === 0 && !regions) countryEntry.set(c, regionId(b.regions, c, sDefault));
+    else pending.push({ defaultEntry: regionId(b.regions, c, sDefault), items, country: c, table: regions });
+  }
+  return writeLeafRecords(b, leaf, pending, countryEntry, uniform);
+}
+
+/**
+ * Country c's default subdivision in the leaf: the one covering it, else the one holding its
+ * centre, else the nearest within gapKm; and a table of defaults where the nearest varies.
+ */
+function subdivisionDefault(
+  b: IndexBuilder,
+  c: number,
+  s: SubdivisionLayer,
+  cell: Box,
+  win: Box,
+): { sDefault: number; table: Int32Array | null } {
+  if (s.full) return { sDefault: s.full.part.subdivision, table: null };
+  const cx = (cell.x0 + cell.x1) / 2;
+  const cy = (cell.y0 + cell.y1) / 2;
+  let sDefault: number;
+  const inside = s.items.find((p) => partContains(p.rings, cx, cy));
+  if (inside) sDefault = inside.part.subdivision;
+  else {
+    b.stats.fallbackCells++;
+    sDefault = nearestSubdivision(b.gaps, c, cx, cy);
+  }
+  const table = b.regions.hasSubdivisions[c] ? gapTable(b.gaps, c, s.items, cell, win) : null;
+  // The default answers the rest of the cell, which can reach past the subdivision's own
+  // polygons (coast, fallback): its box must cover that for bounding-box queries.
+  if (table) {
+    b.stats.tables++;
+    for (let k = 0; k < table.length; k++) if (table[k] >= 0) growDefaultBox(b, table[k], tableCell(cell, k));
+  } else if (sDefault >= 0) growDefaultBox(b, sDefault, cell);
+  return { sDefault, table };
+}
+
+function growDefaultBox(b: IndexBuilder, subdivision: number, cell: Box): void {
+  const key = subdivision * GRID_COLS * GRID_ROWS + Math.floor(cell.y0 + 90) * GRID_COLS + Math.floor(cell.x0 + 180);
+  const box = b.defaultBoxes.get(key);
+  if (!box) b.defaultBoxes.set(key, { ...cell, subdivision });
+  else {
+    box.x0 = Math.min(box.x0, cell.x0);
+    box.y0 = Math.min(box.y0, cell.y0);
+    box.x1 = Math.max(box.x1, cell.x1);
+    box.y1 = Math.max(box.y1, cell.y1);
+  }
+}
+
+/** The country record first, so nested records always sit at higher offsets; then each country's. */
+function writeLeafRecords(
+  b: IndexBuilder,
+  leaf: Leaf,
+  pending: SubdivisionRecord[],
+  countryEntry: Map<number, number>,
+  uniform: number,
+): CellEntry {
+  const records = b.records;
+  const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win);
+  const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
+  for (const { defaultEntry, items, country, table } of pending) {
+    const size = recordSize(items);
+    const at = records.reserve(size + (table ? TABLE_WORDS : 0));
+    const def = table ? ((TAG_TABLE << TAG_SHIFT) | (at + size)) >>> 0 : defaultEntry;
+    b.coordVertices += writeRecord(records.data, def, items, at, country);
+    if (table) writeTable(records.data, at + size, table);
+    b.stats.records++;
+    countryEntry.set(country, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
+  }
+  const defaultEntry = leaf.defaultCountry < 0 ? 0 : countryEntry.get(leaf.defaultCountry)!;
+  // Every other country's piece vanished in quantisation (a sliver): one country answers.
+  if (stage1At < 0) return { entry: defaultEntry, country: leaf.defaultCountry + 2 };
+  const items: RecordItem[] = cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]);
+  b.coordVertices += writeRecord(records.data, defaultEntry, items, stage1At, -1);
+  b.stats.records++;
+  return { entry: ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0, country: uniform };
+}

@@ -1,0 +1,22 @@
+// policy.json: the reviewed decisions the build applies to the sources (each entry carries its reason).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Policy {
+  fillCountryHoles: boolean;
+  /** Reassign a sovereign's sea part to the territory whose land it surrounds (sea-follows-land.ts). */
+  seaFollowsLand?: boolean;
+  /** Sovereign → territories beyond those the alias table implies. */
+  seaFollowsLandExtra?: Record<string, string[]>;
+  noCountry: Record<string, string>;
+  /** Natural Earth admin-1 features (by adm1_code) whose outline is land no OSM country polygon holds. */
+  landFromAdmin1?: Record<string, { country: string; name: string }>;
+  userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
+  aliases: Record<string, string>;
+  disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
+}
+
+export function readPolicy(policyDir: string): Policy {
+  return JSON.parse(readFileSync(join(policyDir, 'policy.json'), 'utf8'));
+}

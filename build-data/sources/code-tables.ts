@@ -1,0 +1,59 @@
+// Code tables, sorted by code: the whole ISO 3166 reference (iso-3166) so validation knows every
+// code, or a custom build's zone codes as its country file names them.
+
+import { iso31661, iso31662 } from 'iso-3166';
+import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
+import type { Feature } from './geojson.js';
+
+export interface CodeTables {
+  countries: CountryInfo[];
+  subdivisions: SubdivisionInfo[];
+  countryIndex: Map<string, number>;
+  /** ISO 3166-1 alpha-2 → country index; custom zones have none. */
+  alpha2Index: Map<string, number>;
+  subdivisionIndex: Map<string, number>;
+}
+
+const byCode = (a: { code: string }, b: { code: string }) => (a.code < b.code ? -1 : 1);
+
+function tables(countries: CountryInfo[], subdivisions: SubdivisionInfo[]): CodeTables {
+  countries.sort(byCode);
+  const countryIndex = new Map(countries.map((c, i) => [c.code, i]));
+  const alpha2Index = new Map(countries.filter((c) => c.alpha2).map((c) => [c.alpha2, countryIndex.get(c.code)!]));
+  subdivisions.sort(byCode);
+  const subdivisionIndex = new Map(subdivisions.map((s, i) => [s.code, i]));
+  return { countries, subdivisions, countryIndex, alpha2Index, subdivisionIndex };
+}
+
+/** The ISO reference plus the policy's user-assigned codes (Kosovo's XKX). */
+export function isoCodeTables(userAssigned: Record<string, { alpha2: string; name: string }>): CodeTables {
+  const countries: CountryInfo[] = iso31661.map((c) => ({
+    code: c.alpha3,
+    alpha2: c.alpha2,
+    name: c.name,
+    covered: false,
+  }));
+  for (const [code, u] of Object.entries(userAssigned))
+    countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
+  const subdivisions = iso31662.map((s) => ({
+    code: s.code,
+    name: s.name,
+    parent: s.parent,
+    country: s.code.slice(0, 2),
+    covered: false,
+  }));
+  return tables(countries, subdivisions);
+}
+
+/** Every code the zone file uses, upper-cased; a code outside the allowed alphabet fails the build. */
+export function zoneCodeTables(features: Feature[], path: string, codeProperty: string): CodeTables {
+  const codes = new Set<string>();
+  for (const f of features) codes.add(String(f.properties?.[codeProperty] ?? '').toUpperCase());
+  const countries: CountryInfo[] = [];
+  for (const code of [...codes].sort()) {
+    if (!/^[A-Z0-9][A-Z0-9_.-]{0,62}$/.test(code))
+      throw new Error(`${path}: zone code "${code}" must be 1-63 letters, digits, '_', '.' or '-'`);
+    countries.push({ code, alpha2: '', name: code, covered: false });
+  }
+  return tables(countries, []);
+}
