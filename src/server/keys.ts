@@ -16,7 +16,10 @@ import {
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
-/** `glk_<id>_<secret>`: the id (12 hex digits) is public and names the key; the secret is 32 random bytes, base64url. */
+/**
+ * `glk_<id>_<secret>`: the id (12 hex digits) is public and names the key; the secret is 32 random
+ * bytes, base64url.
+ */
 const KEY_SHAPE = /^glk_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
 /** Every key has this many characters. */
 export const KEY_LENGTH = 60;
@@ -45,11 +48,11 @@ export interface KeysFile {
   keys: KeyRecord[];
 }
 
-export function hashKey(key: string): Buffer {
+function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-export function generateKey(): { key: string; id: string } {
+function generateKey(): { key: string; id: string } {
   const id = randomBytes(6).toString('hex');
   return { key: `glk_${id}_${randomBytes(32).toString('base64url')}`, id };
 }
@@ -122,7 +125,7 @@ export function writeFileAtomicSync(path: string, text: string, mode = 0o600): v
   }
 }
 
-export function writeKeysFile(path: string, file: KeysFile): void {
+function writeKeysFile(path: string, file: KeysFile): void {
   writeFileAtomicSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
@@ -192,10 +195,6 @@ export class KeyStore {
     private readonly log: (line: string) => void = () => {},
   ) {
     if (path) this.install(readKeysFile(path));
-  }
-
-  get size(): number {
-    return this.byId.size;
   }
 
   get active(): number {

@@ -33,7 +33,8 @@ export class BurstWindow {
 
   /**
    * Accepts (and counts) one request and returns the requests left (>= 0), or refuses it and
-   * returns minus the whole seconds until one would be accepted (<= -1). A number, not an object: this runs per request.
+   * returns minus the whole seconds until one would be accepted (<= -1). A number, not an
+   * object: this runs per request.
    */
   take(now: number, limit: number): number {
     this.advance(Math.floor(now / SLOT_MS));
@@ -61,7 +62,10 @@ export class BurstWindow {
   }
 }
 
-/** The UTC calendar month holding `now`: `at(now)` updates `key` (YYYY-MM) and `end` (ms); recomputed only when the month changes. */
+/**
+ * The UTC calendar month holding `now`: `at(now)` updates `key` (YYYY-MM) and `end` (ms);
+ * recomputed only when the month changes.
+ */
 export class MonthClock {
   private start = 0;
   end = -1;

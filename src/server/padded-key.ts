@@ -102,8 +102,8 @@ function onData(this: Scanned, chunk: Buffer): void {
     st.carry = rest >= str.length ? '' : str.slice(rest);
   }
   // Beyond the header size limit the parser answers 431 and closes the connection; a long
-  // body behind a head looks the same. Heads already seen keep their verdicts (found by fuzzing:
-  // a GET with a 10 kB body lost its own verdict and got a 401).
+  // body behind a head looks the same. Heads already seen keep their verdicts, so a GET with a
+  // long body is still judged by its own head (test/integration/fuzz-server.test.ts).
   if (st.carry.length > st.limit) {
     st.stopped = true;
     st.carry = '';

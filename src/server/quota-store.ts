@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { writeFileAtomicSync } from './keys.js';
 
-export interface QuotaFile {
+interface QuotaFile {
   version: 1;
   updated: string;
   /** id → usage in `month` (YYYY-MM, UTC). Anonymous clients appear as `anon:<address>`. */
@@ -88,7 +88,10 @@ export class QuotaStore {
     return `${JSON.stringify(file)}\n`;
   }
 
-  /** Writes the counts if they changed since the last write. One write at a time; calls during a write queue one more. */
+  /**
+   * Writes the counts if they changed since the last write. One write at a time; calls during a
+   * write queue one more.
+   */
   flush(month?: string): Promise<void> {
     if (!this.path) return Promise.resolve();
     if (this.writing) {

@@ -11,14 +11,12 @@ const SUBDIVISION_GPS = '/geo/subdivision/fromGps/';
 const IS_IN_COUNTRY = /^\/geo\/country\/([^/]*)\/isInCountry$/;
 const IS_IN_SUBDIVISION = /^\/geo\/subdivision\/([^/]*)\/isInSubdivision$/;
 
-export const ROUTES = [
+const ROUTES = [
   '/geo/country/fromGps/{latitude},{longitude}',
   '/geo/subdivision/fromGps/{latitude},{longitude}',
   '/geo/country/{countryCode}/isInCountry?latitude={latitude}&longitude={longitude}',
   '/geo/subdivision/{subdivisionCode}/isInSubdivision?latitude={latitude}&longitude={longitude}',
 ] as const;
-
-export type RouteKind = 'lookup' | 'unknown';
 
 function clip(s: string, n = 80): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
@@ -51,7 +49,9 @@ function pathPair(raw: string): [string | undefined, string | undefined] {
         : raw.indexOf('/') !== -1
           ? 'the pair has extra path segments'
           : 'the pair has more than two parts';
-    const message = `coordinates must be {latitude},{longitude}: two decimal numbers, one comma, no spaces; ${why} in "${clip(raw)}"`;
+    const message =
+      'coordinates must be {latitude},{longitude}: two decimal numbers, one comma, no spaces; ' +
+      `${why} in "${clip(raw)}"`;
     throw new ValidationError(`Malformed coordinate pair: ${message.slice(message.indexOf(':') + 2)}.`, {
       coordinates: [message],
     });
@@ -169,6 +169,6 @@ export function answer(geo: GeoLookup, path: string, query: string): string {
 /** 404 for a path that is none of the routes (not cacheable, unlike a lookup's 404). */
 export class UnknownRouteError extends NotFoundError {}
 
-export function unknownPath(path: string): NotFoundError {
+function unknownPath(path: string): NotFoundError {
   return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${ROUTES.join(', ')}.`);
 }

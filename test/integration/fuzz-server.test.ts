@@ -14,12 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countryFromGps, type GeoLookupError, preload, subdivisionFromGps } from '../../src/index.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
 import { createServer, type GeoLookupServer } from '../../src/server/server.js';
-import { exchange, expectWellFormed, HOST, parseResponses } from '../support/fuzz-http.js';
+import { expectWellFormed } from '../support/fuzz-http.js';
+import { exchange, HOST, parseResponses } from '../support/raw-http.js';
 
 const RUNS = Number(process.env.FUZZ_SERVER_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_510);
 const TIMEOUT = Math.max(120_000, RUNS * 20);
-/** Per-exchange limit: a response later than this is a hang (the server's head, request and keep-alive timeouts are 0.5 s here). */
+/**
+ * Per-exchange limit: a response later than this is a hang (the server's head, request and
+ * keep-alive timeouts are 0.5 s here).
+ */
 const SOCKET_MS = 5000;
 
 let dir: string;
@@ -381,7 +385,10 @@ function libraryAnswer(target: string): { status: number; body?: string } | unde
   }
 }
 
-/** node:http refuses characters outside 0x21–0xff in a path; escape those so the rest reaches the server as generated. */
+/**
+ * node:http refuses characters outside 0x21–0xff in a path; escape those so the rest reaches the
+ * server as generated.
+ */
 const sendable = (target: string) => target.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
 
 describe(`server fuzz (${RUNS} cases per property, seed ${SEED})`, () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preload } from '../../src/index.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
 import { createServer, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
-import { exchange, expectWellFormed, HOST, parseResponses } from '../support/fuzz-http.js';
+import { expectWellFormed } from '../support/fuzz-http.js';
+import { exchange, exchangeResponses, HOST, parseResponses } from '../support/raw-http.js';
 
 let dir: string;
 let keys: string;
@@ -40,7 +41,7 @@ async function start(options: ServerOptions = {}): Promise<number> {
 const req = (path: string, lines: string[] = [], method = 'GET') =>
   `${method} ${path} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`;
 async function one(port: number, text: string) {
-  const list = parseResponses((await exchange(port, text)).text);
+  const list = await exchangeResponses(port, text);
   expect(list).toHaveLength(1);
   expectWellFormed(list[0]);
   return list[0];
@@ -65,7 +66,8 @@ describe('keys at rest and in logs', () => {
     const port = await start();
     const attempts = [KEY, REVOKED, `${KEY}x`, KEY.slice(0, -1), `${KEY} `, `${KEY}\x01`];
     for (const k of attempts) await exchange(port, req('/geo/country/fromGps/1,1', [`X-API-Key: ${k}`]));
-    await exchange(port, req(`/geo/country/fromGps/${KEY}`, [`X-API-Key: ${KEY}`])); // a key in the path is echoed only to its sender
+    // A key in the path is echoed only to its sender.
+    await exchange(port, req(`/geo/country/fromGps/${KEY}`, [`X-API-Key: ${KEY}`]));
     servers[servers.length - 1].reloadKeys();
     expect(logs.length).toBeGreaterThan(0); // the log is being captured
     for (const line of logs) for (const k of [KEY, REVOKED]) expect(line).not.toContain(k.slice(17));
@@ -104,7 +106,7 @@ describe('request smuggling and header tricks', () => {
       `X-Other: a\nX-API-Key: ${KEY}`,
       `X-API-Key: ${KEY}\r\nGET /geo/country/fromGps/1,1 HTTP/1.1`,
     ]) {
-      const list = parseResponses((await exchange(port, req('/geo/country/fromGps/48.8566,2.3522', [line]))).text);
+      const list = await exchangeResponses(port, req('/geo/country/fromGps/48.8566,2.3522', [line]));
       for (const r of list) expectWellFormed(r);
       expect(list.some((r) => r.status === 200 && r.body === 'FRA')).toBe(false);
     }

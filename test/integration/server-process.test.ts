@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '../../src/server/keys.js';
+import { connectRaw, HOST } from '../support/raw-http.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HOST = '127.0.0.1';
 let dir: string;
 let keysFile: string;
 let KEY: string;
@@ -113,11 +113,8 @@ describe('geolookup serve (child process)', () => {
     });
 
     // One request in flight at SIGTERM: its head is only half sent.
-    const slow = net.connect(a.port, HOST);
-    let slowText = '';
-    slow.setEncoding('latin1').on('data', (d) => (slowText += d));
-    const slowClosed = new Promise<void>((resolve) => slow.on('close', () => resolve()));
-    await new Promise<void>((resolve) => slow.on('connect', () => resolve()));
+    const slow = connectRaw(a.port, 60_000);
+    await slow.connected;
     slow.write(`GET /geo/country/fromGps/35.6895,139.6917 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n`);
 
     while (ok < 200) await new Promise((r) => setTimeout(r, 10));
@@ -125,7 +122,7 @@ describe('geolookup serve (child process)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(a.child.exitCode).toBeNull(); // still waiting for the in-flight request
     slow.write('\r\n');
-    await slowClosed;
+    const { text: slowText } = await slow.closed;
     expect(slowText).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(slowText).toMatch(/\r\nConnection: close\r\n/i);
     expect(slowText.endsWith('\r\n\r\nJPN')).toBe(true);

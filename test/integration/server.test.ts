@@ -2,7 +2,7 @@
 // headers, API keys, burst and quota limits (injected clock), anonymous mode,
 // persistence, robustness. The engine is the real one on the embedded dataset.
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,8 @@ import { preload } from '../../src/index.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
 import { createServer, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
 import { run } from '../../src/cli/run.js';
+import { exchange, exchangeResponses, HOST, parseResponses } from '../support/raw-http.js';
 
-const HOST = '127.0.0.1';
 /** Stands for the valid key in raw-socket cases (the key is made in beforeAll). */
 const K = '<KEY>';
 let dir: string;
@@ -48,7 +48,7 @@ async function start(options: ServerOptions = {}): Promise<{ server: GeoLookupSe
   const server = createServer({ keys: keysFile, quotaFile: null, log: (l) => logs.push(l), ...options });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
-  return { server, port: (server.address() as net.AddressInfo).port };
+  return { server, port: (server.address() as AddressInfo).port };
 }
 
 interface Res {
@@ -79,41 +79,6 @@ function request(
 
 const get = (port: number, path: string, key: string | null = KEY, extra: http.OutgoingHttpHeaders = {}) =>
   request(port, path, key === null ? extra : { 'X-API-Key': key, ...extra });
-
-/** Sends bytes on a raw socket and returns everything the server sends until it closes. */
-function raw(port: number, text: string | string[], timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, HOST);
-    let buf = '';
-    const t = setTimeout(() => {
-      s.destroy();
-      reject(new Error(`raw socket still open after ${timeoutMs} ms; got ${JSON.stringify(buf)}`));
-    }, timeoutMs);
-    s.setEncoding('latin1');
-    s.on('data', (d) => (buf += d));
-    s.on('close', () => {
-      clearTimeout(t);
-      resolve(buf);
-    });
-    s.on('error', () => {});
-    for (const part of Array.isArray(text) ? text : [text]) s.write(part, 'latin1');
-  });
-}
-
-function parseRaw(text: string): Res[] {
-  const out: Res[] = [];
-  let rest = text;
-  while (rest.length) {
-    const end = rest.indexOf('\r\n\r\n');
-    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers: http.IncomingHttpHeaders = {};
-    for (const l of lines) headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
-    const len = Number(headers['content-length'] ?? 0);
-    out.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + len) });
-    rest = rest.slice(end + 4 + len);
-  }
-  return out;
-}
 
 const rawGet = (path: string, headerLines: string) =>
   `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headerLines}Connection: close\r\n\r\n`;
@@ -360,19 +325,20 @@ describe('routes', () => {
   it('pipelined requests get their own key verdicts, in order', async () => {
     const head = (key: string) =>
       `GET /geo/country/fromGps/48.8566,2.3522 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`;
-    const text = await raw(port, [
+    const res = await exchangeResponses(port, [
       `${head(KEY) + head(`${KEY} `)}\r\n${head(KEY).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`,
     ]);
-    expect(parseRaw(text).map((r) => r.status)).toEqual([200, 401, 200]);
+    expect(res.map((r) => r.status)).toEqual([200, 401, 200]);
   });
 
   it('a request head split across many small writes is scanned correctly', async () => {
     const text = rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY} \r\n`);
     const parts = text.match(/[\s\S]{1,3}/g)!;
-    const res = parseRaw(await raw(port, parts));
+    const res = await exchangeResponses(port, parts);
     expect(res.map((r) => r.status)).toEqual([401]);
-    const ok = parseRaw(
-      await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`).match(/[\s\S]{1,5}/g)!),
+    const ok = await exchangeResponses(
+      port,
+      rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`).match(/[\s\S]{1,5}/g)!,
     );
     expect(ok.map((r) => [r.status, r.body])).toEqual([[200, 'FRA']]);
   });
@@ -380,7 +346,7 @@ describe('routes', () => {
   it('414 for an over-long request target, 431 for an over-large head', async () => {
     const long = await get(port, `/geo/country/fromGps/1,2?pad=${'x'.repeat(3000)}`);
     expectProblem(long, 414, T.general);
-    const big = parseRaw(await raw(port, rawGet('/healthz', `X-Pad: ${'y'.repeat(9000)}\r\n`)));
+    const big = await exchangeResponses(port, rawGet('/healthz', `X-Pad: ${'y'.repeat(9000)}\r\n`));
     expect(big[0].status).toBe(431);
     expect(JSON.parse(big[0].body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
   });
@@ -393,7 +359,7 @@ describe('routes', () => {
       'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n',
       'GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n',
     ]) {
-      const [r] = parseRaw(await raw(port, junk));
+      const [r] = await exchangeResponses(port, junk);
       expect(r.status).toBe(400);
       expect(JSON.parse(r.body)).toMatchObject({ status: 400, title: 'Bad Request' });
     }
@@ -486,16 +452,16 @@ describe('API keys', () => {
     ['duplicated', `X-API-Key: ${K}\r\nX-API-Key: ${K}\r\n`],
   ];
   it.each(rawCases)('401 over a raw socket: %s', async (_name, lines) => {
-    const res = parseRaw(await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', lines.replaceAll(K, KEY))));
+    const res = await exchangeResponses(port, rawGet('/geo/country/fromGps/48.8566,2.3522', lines.replaceAll(K, KEY)));
     expect(res).toHaveLength(1);
     expect(res[0].status).toBe(401);
     expect(JSON.parse(res[0].body)).toMatchObject({ type: T.auth, status: 401, title: 'Unauthorized' });
   });
 
   it('the exact key over a raw socket is accepted (the raw cases differ only by their flaw)', async () => {
-    const res = parseRaw(await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`)));
+    const res = await exchangeResponses(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\n`));
     expect(res.map((r) => [r.status, r.body])).toEqual([[200, 'FRA']]);
-    const tight = parseRaw(await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `x-api-key:${KEY}\r\n`)));
+    const tight = await exchangeResponses(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `x-api-key:${KEY}\r\n`));
     expect(tight.map((r) => r.status)).toEqual([200]);
   });
 
@@ -503,8 +469,9 @@ describe('API keys', () => {
     const forged = KEY.slice(0, -1) + (KEY.endsWith('A') ? 'B' : 'A'); // same length, last character differs
     const head = (key: string, close = false) =>
       `GET /geo/country/fromGps/48.8566,2.3522 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
-    const res = parseRaw(
-      await raw(port, head(KEY) + head(REVOKED) + head(KEY) + head(forged) + head(SMALL) + head(KEY, true)),
+    const res = await exchangeResponses(
+      port,
+      head(KEY) + head(REVOKED) + head(KEY) + head(forged) + head(SMALL) + head(KEY, true),
     );
     expect(res.map((r) => r.status)).toEqual([200, 401, 200, 401, 200, 200]);
     expect(res[4].headers['x-ratelimit-limit']).toBe('2');
@@ -539,8 +506,9 @@ describe('API keys', () => {
   });
 
   it('a malformed request for another header is a 400, not a 401', async () => {
-    const [r] = parseRaw(
-      await raw(port, rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\nX-Other: a\nb\r\n`)),
+    const [r] = await exchangeResponses(
+      port,
+      rawGet('/geo/country/fromGps/48.8566,2.3522', `X-API-Key: ${KEY}\r\nX-Other: a\nb\r\n`),
     );
     expect(r.status).toBe(400);
   });
@@ -796,24 +764,24 @@ describe('timeouts', () => {
   it('a client that never finishes its head gets 408 and is disconnected', async () => {
     const { port } = await start({ headersTimeout: 300, requestTimeout: 300 });
     const began = Date.now();
-    const text = await raw(port, 'GET /geo/country/fromGps/1,1 HTTP/1.1\r\nHost: x\r\n', 4000);
+    const { text } = await exchange(port, 'GET /geo/country/fromGps/1,1 HTTP/1.1\r\nHost: x\r\n', 4000);
     expect(Date.now() - began).toBeLessThan(3000);
-    expect(parseRaw(text)[0]?.status ?? 0).toBe(408);
+    expect(parseResponses(text)[0]?.status ?? 0).toBe(408);
   });
 
   it('a client that connects and sends nothing is disconnected after headersTimeout', async () => {
     const { port } = await start({ headersTimeout: 300, requestTimeout: 300 });
     const began = Date.now();
-    const text = await raw(port, [], 4000);
+    const { text } = await exchange(port, [], 4000);
     expect(Date.now() - began).toBeLessThan(3000);
-    expect(parseRaw(text)[0]?.status ?? 0).toBe(408);
+    expect(parseResponses(text)[0]?.status ?? 0).toBe(408);
   });
 
   it('an idle keep-alive connection is closed after keepAliveTimeout', async () => {
     const { port } = await start({ keepAliveTimeout: 200 });
     const began = Date.now();
-    const text = await raw(port, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 4000);
-    expect(parseRaw(text)[0].status).toBe(200);
+    const { text } = await exchange(port, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 4000);
+    expect(parseResponses(text)[0].status).toBe(200);
     expect(Date.now() - began).toBeLessThan(3000);
   });
 });

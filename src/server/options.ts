@@ -1,0 +1,67 @@
+// The public options of createServer, with their defaults documented here and applied in state.ts.
+
+import { basename, dirname, extname, join } from 'node:path';
+import type { GeoLookup } from '../lookup/engine.js';
+import type { BinaryInput } from '../index.js';
+
+export interface ServerLimits {
+  /** Requests per minute per API key, any plan. Default 1000. */
+  burstPerMinute?: number;
+  /** Requests per minute per anonymous client address (with allowAnonymous). Default 10. */
+  anonymousBurstPerMinute?: number;
+  /** Requests per UTC month per anonymous client address. Default 10000. */
+  anonymousMonthlyQuota?: number;
+}
+
+export interface ServerOptions {
+  /**
+   * Keys file (JSON, hashes only; see `geolookup keys`). Without one, only anonymous requests
+   * can succeed.
+   */
+  keys?: string | null;
+  /** Requests without X-API-Key are served as anonymous (10/min per client address) instead of 401. */
+  allowAnonymous?: boolean;
+  limits?: ServerLimits;
+  /** Clock in ms since the epoch (tests inject one). Default Date.now. */
+  now?: () => number;
+  /** A dataset file path or its bytes. Default: the embedded world dataset. */
+  data?: string | BinaryInput;
+  /** An already loaded lookup (instead of `data`). */
+  lookup?: GeoLookup;
+  /**
+   * Where quota counts persist. Default: beside the keys file, `<name>.quota.json`; null keeps
+   * them in memory.
+   */
+  quotaFile?: string | null;
+  /** How often changed quota counts are written, in ms. Default 10 000. They are also written on close. */
+  flushIntervalMs?: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client (anonymous limits). Default none. */
+  trustProxy?: string[];
+  /** Cache-Control max-age (s) of lookup answers. Default 86 400. */
+  cacheMaxAge?: number;
+  /** Longest request target (path + query) in characters; longer gets 414. Default 2048. */
+  maxUrlLength?: number;
+  /** Largest request head (request line + headers) in bytes; larger gets 431. Default 8192. */
+  maxHeaderSize?: number;
+  /** ms a client has to send the complete request head. Default 10 000. */
+  headersTimeout?: number;
+  /** ms a client has to send the complete request. Default 15 000. */
+  requestTimeout?: number;
+  /** ms an idle keep-alive connection stays open. Default 5 000. */
+  keepAliveTimeout?: number;
+  /**
+   * ms a connection may be inactive in any state before it is closed; 0 (default) leaves it to
+   * the three timeouts above, which already cover silent and slow clients.
+   */
+  socketTimeout?: number;
+  /** Reload the keys file when it changes. Default true. */
+  watchKeys?: boolean;
+  /** Where the server reports key reloads, flush failures and internal errors (never a key). Default stderr. */
+  log?: (line: string) => void;
+}
+
+/** Default quota file: `keys.json` → `keys.quota.json` in the same directory. */
+export function defaultQuotaFile(keysPath: string): string {
+  const ext = extname(keysPath);
+  return join(dirname(keysPath), `${basename(keysPath, ext)}.quota.json`);
+}

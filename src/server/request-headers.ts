@@ -1,0 +1,38 @@
+// What the handler needs from a request's headers, read in one pass over rawHeaders (node's
+// parsed `req.headers` joins repeated X-API-Key lines, which must be refused, not joined).
+
+/**
+ * The headers of the request being handled. One object, overwritten by readHeaders: a request is
+ * handled synchronously from readHeaders to its response, so no other request sees it.
+ */
+export const seen = { keyCount: 0, key: '', authorization: false, ifNoneMatch: '', body: false };
+
+export function readHeaders(raw: string[]): void {
+  seen.keyCount = 0;
+  seen.key = '';
+  seen.authorization = false;
+  seen.ifNoneMatch = '';
+  seen.body = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    switch (name.length) {
+      case 9:
+        if (name.toLowerCase() === 'x-api-key') {
+          seen.keyCount++;
+          seen.key = raw[i + 1];
+        }
+        break;
+      case 13:
+        if (name.toLowerCase() === 'authorization') seen.authorization = true;
+        else if (name.toLowerCase() === 'if-none-match')
+          seen.ifNoneMatch = seen.ifNoneMatch ? `${seen.ifNoneMatch}, ${raw[i + 1]}` : raw[i + 1];
+        break;
+      case 14:
+        if (name.toLowerCase() === 'content-length' && !/^0+$/.test(raw[i + 1])) seen.body = true;
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') seen.body = true;
+        break;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Per-server state: the options with their defaults applied, the dataset, the key and quota
+// stores and the burst windows. One object per createServer call, passed to every handler.
+
+import type { GeoLookup } from '../lookup/engine.js';
+import { createGeoLookup, preload } from '../index.js';
+import { KeyStore } from './keys.js';
+import { type BurstWindow, MonthClock } from './limits.js';
+import { defaultQuotaFile, type ServerOptions } from './options.js';
+import { QuotaStore } from './quota-store.js';
+import { datasetEtag } from './responses.js';
+import { normaliseAddress } from './clients.js';
+
+/** Who a request counts against: an API key or an anonymous client address. */
+export interface Client {
+  /** Key id, or `anon:<address>`. */
+  id: string;
+  burstLimit: number;
+  quota: number;
+  window: BurstWindow;
+}
+
+export interface ServerState {
+  readonly log: (line: string) => void;
+  readonly clock: () => number;
+  readonly geo: GeoLookup;
+  /** The ETag sent with lookup answers (quoted). */
+  readonly etag: string;
+  readonly keys: KeyStore;
+  readonly quotaPath: string | null;
+  readonly quotas: QuotaStore;
+  readonly allowAnonymous: boolean;
+  readonly burstPerMinute: number;
+  readonly anonBurst: number;
+  readonly anonQuota: number;
+  /** Normalised addresses of the trusted reverse proxies. */
+  readonly trusted: Set<string>;
+  /** Cache-Control of lookup answers. */
+  readonly cacheControl: string;
+  readonly maxUrl: number;
+  readonly maxHeaderSize: number;
+  readonly months: MonthClock;
+  /** Burst windows by key id: they outlive keys reloads. */
+  readonly keyWindows: Map<string, BurstWindow>;
+  /** Burst windows by `anon:<address>`; idle ones are pruned by the periodic work. */
+  readonly anonWindows: Map<string, BurstWindow>;
+  /** One Client per key id, valid for keys generation `clientsGeneration` (a reload may change a quota). */
+  readonly keyClients: Map<string, Client>;
+  clientsGeneration: number;
+  /** Set by shutdown(): every later response asks to close its connection. */
+  closing: boolean;
+}
+
+/** Reads the dataset, the keys file and the quota file, in that order; throws when one cannot be read. */
+export function createState(options: ServerOptions): ServerState {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
+  const etag = datasetEtag(geo);
+  const keys = new KeyStore(options.keys ?? null, log);
+  const quotaPath =
+    options.quotaFile !== undefined ? options.quotaFile : options.keys ? defaultQuotaFile(options.keys) : null;
+  return {
+    log,
+    clock: options.now ?? Date.now,
+    geo,
+    etag,
+    keys,
+    quotaPath,
+    quotas: new QuotaStore(quotaPath),
+    allowAnonymous: options.allowAnonymous ?? false,
+    burstPerMinute: options.limits?.burstPerMinute ?? 1000,
+    anonBurst: options.limits?.anonymousBurstPerMinute ?? 10,
+    anonQuota: options.limits?.anonymousMonthlyQuota ?? 10_000,
+    trusted: new Set((options.trustProxy ?? []).map(normaliseAddress)),
+    cacheControl: `public, max-age=${options.cacheMaxAge ?? 86_400}`,
+    maxUrl: options.maxUrlLength ?? 2048,
+    maxHeaderSize: options.maxHeaderSize ?? 8192,
+    months: new MonthClock(),
+    keyWindows: new Map(),
+    anonWindows: new Map(),
+    keyClients: new Map(),
+    clientsGeneration: -1,
+    closing: false,
+  };
+}
