@@ -1,12 +1,12 @@
 // CSV (RFC 4180) at byte level: record boundaries for the reader, header
 // fields, and the row loop the workers run. A generic CSV library builds a
-// string per field and an array per row; at a million rows a second that
-// allocation alone costs more than the lookups, so the loop here scans the
-// bytes once, parses the two coordinate fields in place and copies each row
-// through untouched with the answer cells appended.
+// string per field and an array per row, an allocation that would cost more than
+// the lookups, so the loop here scans the bytes once, parses the two coordinate
+// fields in place and copies each row through with the answer cells added.
 
 import type { Dataset } from '../format/dataset.js';
 import { locator } from '../lookup/locate.js';
+import { inRange } from '../lookup/validate.js';
 import {
   accepted,
   answerTable,
@@ -86,7 +86,10 @@ export function splitRecord(b: Uint8Array, start: number, end: number, delimiter
   }
 }
 
-/** What a CSV row gets appended: its answer cells and the empty error cell, or for a bad row the empty answer cells and the error. */
+/**
+ * What a CSV row gets appended: its answer cells and the empty error cell, or for a bad row
+ * the empty answer cells and the error.
+ */
 export interface CsvCells extends AnswerTable {
   /** A bad row: one empty cell per answer column, then the error cell's delimiter. */
   errorPrefix: Uint8Array;
@@ -129,12 +132,15 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
   const latCol = settings.latColumn;
   const lonCol = settings.lonColumn;
   const wantSub = settings.subdivision;
+  // The answer cells go after the header's last field: a short row is padded with empty fields
+  // to reach it; a longer row's extra fields follow the error cell.
+  const lastCol = settings.headerFields - 1;
   // A delimiter that can sit inside a number ('.', '-', a digit) must split the fields before
   // they are parsed: the scan's parse would run on through it.
   const parseWhileScanning = D !== 46 && D !== 45 && !(D >= 48 && D <= 57);
   const { found: hit, start: cellStart, length: cellLength, view: cv } = cells;
   const longest = cells.longest + 2; // and the line terminator
-  // Rows grow by their answer cells, ~1.4× for a typical CSV row: twice the input rarely needs regrowing.
+  // Rows grow by their answer cells: twice the input rarely needs regrowing.
   const out = new OutBuffer(2 * b.length + 1024);
   let dst = out.bytes;
   let dv = new DataView(dst.buffer);
@@ -156,6 +162,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     let lonB = -1;
     let latFast = NaN;
     let lonFast = NaN;
+    let cut = -1; // where the header's last field ends, when the row reaches it
     let k = p;
     let end: number;
     for (;;) {
@@ -192,6 +199,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
         lonB = fieldEnd;
         lonFast = value;
       }
+      if (col === lastCol) cut = fieldEnd;
       if (eol) {
         end = k;
         break;
@@ -205,19 +213,22 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     if (contentEnd === rowStart) continue; // an empty line is not a row
     rows++;
     const crlfRow = end < len ? contentEnd < end : cells.eolIsCrlf;
-    if (o + (contentEnd - rowStart) + longest > dst.length) {
+    const keep = cut < 0 ? contentEnd : cut;
+    const pad = cut < 0 && col < lastCol ? lastCol - col : 0;
+    if (o + (contentEnd - rowStart) + pad + longest > dst.length) {
       out.pos = o;
-      dst = out.reserve(contentEnd - rowStart + longest);
+      dst = out.reserve(contentEnd - rowStart + pad + longest);
       dv = new DataView(dst.buffer);
     }
     // The row's own bytes, four at a time (DataView reads and writes compile to plain unaligned moves).
     let i = rowStart;
-    for (; i + 4 <= contentEnd; i += 4, o += 4) dv.setUint32(o, sv.getUint32(i));
-    for (; i < contentEnd; i++) dst[o++] = b[i];
+    for (; i + 4 <= keep; i += 4, o += 4) dv.setUint32(o, sv.getUint32(i));
+    for (; i < keep; i++) dst[o++] = b[i];
+    for (let f = 0; f < pad; f++) dst[o++] = D;
     let lat = latFast === latFast ? latFast : latA >= 0 ? cellNumber(b, latA, latB) : NaN;
     let lon = lonFast === lonFast ? lonFast : lonA >= 0 ? cellNumber(b, lonA, lonB) : NaN;
     let error: string | null = null;
-    if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180)) {
+    if (!inRange(lat, lon)) {
       error = validatePair(
         latA < 0 ? undefined : fieldText(b, latA, latB),
         lonA < 0 ? undefined : fieldText(b, lonA, lonB),
@@ -232,6 +243,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const n = cellLength[key];
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
+      for (i = keep; i < contentEnd; i++) dst[o++] = b[i];
       if (crlfRow) dst[o++] = CR;
       dst[o++] = LF;
       if (hit[key]) found++;
@@ -240,6 +252,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       out.pos = o;
       out.put(cells.errorPrefix);
       out.text(csvQuote(error));
+      if (keep < contentEnd) out.put(b.subarray(keep, contentEnd));
       out.text(crlfRow ? '\r\n' : '\n');
       dst = out.bytes;
       dv = new DataView(dst.buffer);

@@ -75,12 +75,11 @@ function keepSpare(buffer: ArrayBuffer): void {
 
 /**
  * Runs the row code over a sample of the input, results discarded, while this thread would
- * otherwise wait for the dataset check. A cold worker took ~90 ms over its first three jobs
- * (~6 ms each once optimised): V8 compiled the row loop on-stack, dropped it at the first loop
- * exit and again at the first transfer (below), and compiled it again. Short slices, several
- * times over, give the loop feedback for every path and enough calls to be compiled whole.
- * The sample is the first line alone when no core is spare (see batch-cli.ts). Best effort:
- * the sample is only rows, and nothing of it is written.
+ * otherwise wait for the dataset check. Cold, V8 compiles the row loop on-stack, drops it at
+ * the first loop exit and again at the first transfer (below), and compiles it again. Short
+ * slices, several times over, give the loop feedback for every path and enough calls to be
+ * compiled whole. The sample is the first line alone when no core is spare (see pool.ts).
+ * Best effort: the sample is only rows, and nothing of it is written.
  */
 function warmUp(sample: Uint8Array): void {
   if (!run || sample.length === 0) return;
@@ -92,7 +91,7 @@ function warmUp(sample: Uint8Array): void {
   structuredClone(scrap, { transfer: [scrap] });
   try {
     // One line first, so the code after the row loop has run (and has type feedback) before
-    // V8 compiles the loop on-stack; optimised code without it was dropped at every loop exit.
+    // V8 compiles the loop on-stack; optimised code without that feedback is dropped at every loop exit.
     const first = sample.indexOf(10) + 1;
     if (first > 0) keepSpare(run(sample.subarray(0, first)).out.buffer as ArrayBuffer);
     if (first <= 0 || first === sample.length) return;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// geolookup CLI entry; see command.ts.
+// geolookup CLI entry; the commands are in run.ts.
 import { run } from './run.js';
 
 process.exitCode = run(

@@ -1,5 +1,5 @@
 // Number formatting for the CLI's text. Not toLocaleString: its first call loads ICU's locale
-// data, ~18 ms that every CLI start paid for one line of help text.
+// data, a cost every CLI start would pay for one line of help text.
 
 /** 1234567.8 → "1,234,568". */
 export function groupDigits(n: number): string {

@@ -3,9 +3,9 @@
 // and each slab into trapezoids that no segment crosses, so the answer is
 // constant inside each trapezoid; the answer there is read from the lookup
 // itself at the trapezoid's centre. Trapezoids of one code are then dissolved
-// per 1° cell by cancelling shared edges. No general polygon clipper is needed
-// (one was ~100x slower here), and the export agrees with the lookup by
-// construction: only points on an edge can differ.
+// per 1° cell by cancelling shared edges. No general polygon clipper is needed,
+// and the export agrees with the lookup by construction: only points on an edge
+// can differ.
 
 /** Directed edges of one code, interior on the left: [ax, ay, bx, by]. */
 export class EdgeSet {

@@ -18,10 +18,10 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq',
 
 /**
  * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.155 m
- * quantisation bound. Nine decimals left a few rows with a spike where rounding
- * folded a centimetre-sized zig-zag onto itself (ST_IsValid false); ten leave none.
+ * quantisation bound, and fine enough that rounding folds no centimetre-sized zig-zag onto
+ * itself (every row ST_IsValid: test/integration/export.test.ts).
  */
-export const EXPORT_DECIMALS = 10;
+const EXPORT_DECIMALS = 10;
 
 export interface ExportRow {
   layer: ExportLayer;
@@ -204,21 +204,9 @@ function geoJsonOf(row: ExportRow, polys: string[][][]): string {
   return `{"type":"Feature","properties":${props},"bbox":${JSON.stringify(row.bbox)},"geometry":{"type":"MultiPolygon","coordinates":[${coords}]}}`;
 }
 
-export function rowToWkt(row: ExportRow): string {
-  return wktOf(roundedPolygons(row.polygons));
-}
-
-export function rowToGeoJson(row: ExportRow): string {
-  return geoJsonOf(row, roundedPolygons(row.polygons));
-}
-
 const csvField = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-export const CSV_HEADER = 'layer,code,name,country,wkt';
-
-export function rowToCsv(row: ExportRow): string {
-  return csvOf(row, roundedPolygons(row.polygons));
-}
+const CSV_HEADER = 'layer,code,name,country,wkt';
 
 const csvOf = (row: ExportRow, polys: string[][][]) =>
   `${row.layer},${csvField(row.code)},${csvField(row.name)},${csvField(row.country)},"${wktOf(polys)}"`;

@@ -28,7 +28,9 @@ beforeAll(() => {
     const t = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
     stale =
       statSync(built).mtimeMs < 0 ||
-      readdirSync(join(root, 'src')).some((f) => f.endsWith('.ts') && statSync(join(root, 'src', f)).mtimeMs > t);
+      readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).some(
+        (f) => f.endsWith('.ts') && statSync(join(root, 'src', f)).mtimeMs > t,
+      );
   } catch {
     stale = true;
   }
@@ -193,15 +195,19 @@ function checkCsv(
   header = 'id,name,latitude,longitude',
 ) {
   const parsed = readCsv(out.replace(/^\uFEFF/, ''));
+  const width = header.split(',').length;
   expect(parsed[0]).toEqual([...header.split(','), ...fields, 'error']);
   expect(parsed.length - 1).toBe(rows.length);
   const counts = { found: 0, notFound: 0, errors: 0 };
   for (let i = 0; i < rows.length; i++) {
     const got = parsed[i + 1];
+    // A short row is padded to the header's width; a long row's extra fields follow the error cell.
     const input = readCsv(`${rows[i].raw}\n`)[0];
+    const padded = [...input.slice(0, width), ...Array<string>(Math.max(0, width - input.length)).fill('')];
     const want = expected(rows[i].lat, rows[i].lon);
-    expect(got.slice(0, input.length), `row ${i}`).toEqual(input);
-    const cells = got.slice(input.length);
+    expect(got.slice(0, width), `row ${i}`).toEqual(padded);
+    expect(got.slice(width + fields.length + 1), `row ${i}`).toEqual(input.slice(width));
+    const cells = got.slice(width, width + fields.length + 1);
     const wanted = [...fields.map((f) => want[f] ?? ''), want.error ?? ''];
     if (JSON.stringify(cells) !== JSON.stringify(wanted))
       expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
@@ -365,6 +371,7 @@ describe('decimal fast path', () => {
     const settings = {
       format: 'csv' as const,
       delimiter: 44,
+      headerFields: 3,
       latColumn: 1,
       lonColumn: 2,
       latKey: '',
@@ -435,6 +442,7 @@ describe('CSV delimiters that can sit inside a number', () => {
       const settings = {
         format: 'csv' as const,
         delimiter: d.charCodeAt(0),
+        headerFields: 3,
         latColumn: 1,
         lonColumn: 2,
         latKey: '',
@@ -584,6 +592,7 @@ describe('NDJSON scanner', () => {
       const settings = {
         format: 'ndjson' as const,
         delimiter: 44,
+        headerFields: 0,
         latColumn: -1,
         lonColumn: -1,
         latKey,
@@ -677,8 +686,8 @@ describe('geolookup batch (built CLI)', () => {
     expect(out2[0].slice(-2)).toEqual(['country', 'error']);
     for (let i = 0; i < rows.length; i++) {
       const want = expected(rows[i].lat, rows[i].lon);
-      expect(out[i + 1].slice(-2), `row ${i}`).toEqual([want.subdivision ?? '', want.error ?? '']);
-      expect(out2[i + 1].slice(-2), `row ${i}`).toEqual([want.country ?? '', want.error ?? '']);
+      expect(out[i + 1].slice(4, 6), `row ${i}`).toEqual([want.subdivision ?? '', want.error ?? '']);
+      expect(out2[i + 1].slice(4, 6), `row ${i}`).toEqual([want.country ?? '', want.error ?? '']);
     }
     // Without --delimiter the header decides: ';' here, the same output byte for byte.
     const sniffed = cli(['-', '--fields', 'subdivision'], { input: text });
@@ -770,7 +779,7 @@ describe('geolookup batch (built CLI)', () => {
       expect(out[0]).toEqual(['id', 'name', 'latitude', 'longitude', 'country', 'subdivision', 'error']);
       for (let i = 0; i < rows.length; i++) {
         const want = expected(rows[i].lat, rows[i].lon);
-        expect(out[i + 1].slice(-3), `row ${i}`).toEqual([
+        expect(out[i + 1].slice(4, 7), `row ${i}`).toEqual([
           want.country ?? '',
           want.subdivision ?? '',
           want.error ?? '',
@@ -811,9 +820,7 @@ describe('geolookup batch (built CLI)', () => {
       const open = () => readdirSync('/proc/self/fd').length;
       const before = open();
       for (let i = 0; i < 5; i++)
-        await expect(
-          batch({ input: file, stdout: new PassThrough(), stderr: new PassThrough(), workers: 1 }),
-        ).rejects.toThrow(ValidationError);
+        await expect(batch({ input: file, stdout: new PassThrough(), workers: 1 })).rejects.toThrow(ValidationError);
       expect(open()).toBe(before);
     },
   );
@@ -832,6 +839,51 @@ describe('geolookup batch (built CLI)', () => {
     const run = cli([bad, '-o', kept]);
     expect(run.status).toBe(2);
     expect(readFileSync(kept, 'utf8')).toBe('earlier results\n');
+  });
+
+  it('ragged CSV rows: a short row is padded to the header, a long row keeps its extra fields after the error cell', () => {
+    // Enough rows for several ~1 MiB jobs: the ragged rows sit in a middle job and at the very end.
+    const n = 80_000;
+    const p = cityPoints(n, 21);
+    for (const d of [',', '\t']) {
+      const rows = Array.from({ length: n }, (_, i) => [
+        String(i),
+        p.lat[i].toFixed(5),
+        p.lon[i].toFixed(5),
+        `city ${i}`,
+      ]);
+      const ragged = [
+        ['short', '40.7128', '-74.006'],
+        ['long', '48.8566', '2.3522', 'Paris', 'extra', ''],
+        ['no lng', '40.7'],
+        ['id only'],
+      ];
+      rows.splice(n / 2, 0, ...ragged);
+      rows.push(...ragged);
+      const text = `id${d}lat${d}lng${d}name\n${rows.map((r) => r.join(d)).join('\n')}`; // the last row unterminated
+      const run = cli(['-', '--workers', '2'], { input: text });
+      expect(run.status, run.stderr).toBe(0);
+      const out = readCsv(run.stdout, d);
+      expect(out[0]).toEqual(['id', 'lat', 'lng', 'name', 'country', 'subdivision', 'error']);
+      expect(out.length).toBe(rows.length + 1);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const want = expected(r[1], r[2]);
+        const padded = [...r.slice(0, 4), ...Array<string>(Math.max(0, 4 - r.length)).fill('')];
+        const answer = [want.country ?? '', want.subdivision ?? '', want.error ?? ''];
+        if (JSON.stringify(out[i + 1]) !== JSON.stringify([...padded, ...answer, ...r.slice(4)]))
+          expect(out[i + 1], `row ${i}: ${r.join(d)}`).toEqual([...padded, ...answer, ...r.slice(4)]);
+      }
+      const short = out.filter((r) => r[0] === 'short');
+      expect(short).toHaveLength(2);
+      for (const r of short) expect(r).toEqual(['short', '40.7128', '-74.006', '', 'USA', 'US-NY', '']);
+      const long = out.filter((r) => r[0] === 'long');
+      expect(long).toHaveLength(2);
+      for (const r of long) expect(r).toEqual(['long', '48.8566', '2.3522', 'Paris', 'FRA', 'FR-75C', '', 'extra', '']);
+      const noLng = out.filter((r) => r[0] === 'no lng');
+      expect(noLng).toHaveLength(2);
+      for (const r of noLng) expect(r[6]).toMatch(/^Longitude is required/);
+    }
   });
 
   it('--lat / --lon name other columns; a missing column is exit 2 naming what was looked for', () => {

@@ -1,0 +1,157 @@
+// The batch's input: the dataset read once into shared memory, the rows' file or stream, and
+// its bytes cut into jobs of whole records.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { DataError, ValidationError } from '../lookup/errors.js';
+
+/** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
+export const JOB_BYTES = 1 << 20;
+/** A record longer than this is almost surely an unbalanced quote swallowing the file. */
+const MAX_RECORD_BYTES = 64 << 20;
+/** The first read: it decides the format and holds the CSV header. */
+const HEAD_BYTES = 64 << 10;
+
+/** Reads the dataset file once into memory every worker can see. */
+export function readShared(path: string): SharedArrayBuffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      cause: err,
+    });
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const sab = new SharedArrayBuffer(size);
+    const view = new Uint8Array(sab);
+    for (let off = 0; off < size; ) {
+      const n = readSync(fd, view, off, size - off, off);
+      if (n === 0) throw new DataError(`${path}: file shrank while being read`);
+      off += n;
+    }
+    return sab;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads input bytes into `target`; resolves with how many (0 at the end). */
+export type ReadInto = (target: Uint8Array) => Promise<number>;
+
+export interface Input {
+  readInto: ReadInto;
+  /** Bytes in all, 0 when unknown (a pipe). */
+  size: number;
+  /** The file's name, undefined for stdin. */
+  name?: string;
+}
+
+/** A stream's chunks as a ReadInto (stdin): one copy, from the chunk into the job buffer. */
+function streamReader(stream: Readable): ReadInto {
+  const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  let chunk: Buffer | null = null;
+  let at = 0;
+  return async (target) => {
+    while (chunk === null || at === chunk.length) {
+      const next = await chunks.next();
+      if (next.done) return 0;
+      chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      at = 0;
+    }
+    const n = Math.min(target.length, chunk.length - at);
+    target.set(chunk.subarray(at, at + n));
+    at += n;
+    return n;
+  };
+}
+
+/**
+ * Opens the input: the file `input` (kept in `opened` for the caller to close), or stdin when
+ * it is '-' or absent. A ValidationError when `output` is the input file itself.
+ */
+export async function openInput(
+  opts: { input?: string; output?: string; stdin?: Readable },
+  opened: { file: FileHandle | null },
+): Promise<Input> {
+  if (opts.input === undefined || opts.input === '-') {
+    let size = 0;
+    if (opts.stdin === undefined) {
+      try {
+        const st = fstatSync(0);
+        if (st.isFile()) size = st.size; // `< file`: percent and ETA work for redirected input too
+      } catch {
+        /* no stdin */
+      }
+    }
+    return { readInto: streamReader(opts.stdin ?? process.stdin), size };
+  }
+  // Positionless reads straight into job buffers (no stream chunks to copy from).
+  const fh = (opened.file = await open(opts.input, 'r'));
+  const st = await fh.stat();
+  if (opts.output !== undefined) {
+    // Writing to the input would truncate it before it is read.
+    const target = await stat(opts.output).catch(() => null);
+    if (target && target.ino === st.ino && target.dev === st.dev) {
+      throw new ValidationError(
+        `The output ${opts.output} is the input file; writing it would destroy the input. Choose another output.`,
+        { output: ['same file as the input'] },
+      );
+    }
+  }
+  const readInto: ReadInto = async (target) => (await fh.read(target, 0, target.length, null)).bytesRead;
+  return { readInto, size: st.size, name: opts.input };
+}
+
+/** The input's first bytes (up to HEAD_BYTES, fewer only at its end). */
+export async function readHead(readInto: ReadInto): Promise<Buffer> {
+  const head = new Uint8Array(HEAD_BYTES);
+  let headLength = 0;
+  for (let n = -1; n !== 0 && headLength < head.length; headLength += n) n = await readInto(head.subarray(headLength));
+  return Buffer.from(head.buffer, 0, headLength);
+}
+
+/**
+ * Splits the input into jobs of whole records. Bytes are read straight into a job buffer
+ * (one the workers handed back when there is one, so no fresh pages per job); only the
+ * partial record after the last boundary is copied, into the next job's buffer.
+ */
+export async function* readJobs(
+  readInto: ReadInto,
+  first: Uint8Array,
+  recordEnd: (b: Buffer) => number,
+  spare: ArrayBuffer[],
+): AsyncGenerator<Uint8Array> {
+  let carry = first;
+  for (;;) {
+    // Room for the carried bytes plus a job's worth (a record longer than a job grows the buffer).
+    const room = carry.length + JOB_BYTES;
+    let buffer = spare.pop();
+    while (buffer !== undefined && buffer.byteLength < room) buffer = spare.pop();
+    buffer ??= new ArrayBuffer(Math.max(room, JOB_BYTES + (JOB_BYTES >> 1)));
+    const view = new Uint8Array(buffer);
+    view.set(carry);
+    let total = carry.length;
+    let ended = false;
+    while (total < room) {
+      const n = await readInto(view.subarray(total, room));
+      if (n === 0) {
+        ended = true;
+        break;
+      }
+      total += n;
+    }
+    if (ended) {
+      if (total > 0) yield new Uint8Array(buffer, 0, total);
+      return;
+    }
+    const end = recordEnd(Buffer.from(buffer, 0, total));
+    if (end <= 0 && total > MAX_RECORD_BYTES)
+      throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
+    const cut = Math.max(0, end);
+    carry = view.slice(cut, total); // a copy: the buffer goes to a worker
+    if (cut > 0) yield new Uint8Array(buffer, 0, cut);
+  }
+}

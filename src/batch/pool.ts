@@ -1,0 +1,76 @@
+// The batch's worker threads: started over the shared dataset bytes, given the row settings
+// and a sample of the first rows to warm up on.
+
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { firstRecordEnd } from './csv.js';
+import type { RowSettings } from './rows.js';
+import type { DatasetShare, RowSetup } from './worker.js';
+
+/** Input bytes the workers warm up on before the first job. */
+const WARM_BYTES = 256 << 10;
+
+/**
+ * The worker: dist/batch-worker.js / .cjs beside the bundled CLI. Run from the
+ * sources (tsx, vitest), src/batch/worker.ts is started through tsx's loader API,
+ * since a worker does not inherit the parent's module hooks.
+ */
+function startWorker(): Worker {
+  const url: string | undefined = import.meta.url;
+  if (url?.endsWith('.ts')) {
+    const api = createRequire(url).resolve('tsx/cjs/api');
+    const script = fileURLToPath(new URL('./worker.ts', url));
+    const boot = `require(${JSON.stringify(api)}).require(${JSON.stringify(script)}, ${JSON.stringify(script)})`;
+    return new Worker(boot, { eval: true });
+  }
+  if (url) return new Worker(new URL('./batch-worker.js', url));
+  return new Worker(join(__dirname, 'batch-worker.cjs'));
+}
+
+/**
+ * The rows the workers warm up on: the first WARM_BYTES of whole records when a core is spare,
+ * else the first record alone, since with a worker on every core the warm-up would slow the
+ * dataset check, which every row waits for, as much as it speeds the first jobs.
+ */
+function warmSample(rows: Uint8Array, settings: RowSettings, workers: number, recordEnd: (b: Buffer) => number) {
+  if (workers < availableParallelism()) {
+    const sample = Buffer.from(rows.buffer, rows.byteOffset, Math.min(rows.length, WARM_BYTES));
+    return sample.subarray(0, recordEnd(sample));
+  }
+  return rows.subarray(0, settings.format === 'csv' ? Math.max(0, firstRecordEnd(rows)) : rows.indexOf(10) + 1);
+}
+
+export interface PoolSetup {
+  workers: number;
+  dataset: SharedArrayBuffer;
+  dataPath: string;
+  settings: RowSettings;
+  /** The first job's rows, sampled for the warm-up. */
+  rows: Uint8Array;
+  recordEnd: (b: Buffer) => number;
+  /** Called when a worker fails or exits. */
+  fail: (e: Error) => void;
+}
+
+/**
+ * Starts the workers into `pool` (the caller terminates them). Called once the input's columns
+ * are known to be there: a worker stopped while it loads its modules can leave a file
+ * descriptor open. Their start-up overlaps the caller's check of the dataset: they lay their
+ * views over the shared bytes unchecked, and warm their row code up on the sample meanwhile
+ * (output discarded; see worker.ts); rows go out only once the check passed.
+ */
+export function startPool(pool: Worker[], setup: PoolSetup): void {
+  const warm = warmSample(setup.rows, setup.settings, setup.workers, setup.recordEnd);
+  for (let i = 0; i < setup.workers; i++) {
+    const worker = startWorker();
+    worker.on('error', setup.fail);
+    worker.on('exit', (code) => code !== 0 && setup.fail(new Error(`batch worker ${i} exited with code ${code}`)));
+    worker.postMessage({ dataset: setup.dataset, name: setup.dataPath } satisfies DatasetShare);
+    // A copy of the sample: a view would clone its whole buffer.
+    worker.postMessage({ settings: setup.settings, warm: new Uint8Array(warm) } satisfies RowSetup);
+    pool.push(worker);
+  }
+}

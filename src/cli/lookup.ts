@@ -1,0 +1,126 @@
+// `geolookup country | subdivision | in-country | in-subdivision`: one answer on stdout. Their
+// flags may come before the command (`geolookup --json country 1 2`), so the top-level help is
+// theirs and lists the other commands too.
+
+import {
+  createGeoLookup,
+  defaultDataPath,
+  GeoLookupError,
+  NotFoundError,
+  ValidationError,
+  type GeoLookup,
+} from '../index.js';
+import {
+  defineCommand,
+  EXIT,
+  helpText,
+  parseCommand,
+  type Parsed,
+  type Print,
+  UsageError,
+  usageError,
+} from './args.js';
+
+const OPTIONS = {
+  json: { type: 'boolean', help: 'print {"data": ...} or {"error": problem} as JSON' },
+  data: { type: 'string', value: 'FILE', help: 'use another dataset built by build-data' },
+} as const;
+
+const EXIT_TEXT = '0 answered (including false), 2 bad input, 3 not found, 1 other error.\nErrors go to stderr.';
+
+interface Lookup {
+  args: string[];
+  answer: string;
+  call: (geo: GeoLookup, a: string[]) => string | boolean;
+}
+
+const LOOKUPS: Record<string, Lookup> = {
+  country: {
+    args: ['<lat>', '<lon>'],
+    answer: 'ISO 3166-1 alpha-3 code, e.g. FRA',
+    call: (geo, a) => geo.countryFromGps(a[0], a[1]),
+  },
+  subdivision: {
+    args: ['<lat>', '<lon>'],
+    answer: 'ISO 3166-2 code, e.g. FR-75C',
+    call: (geo, a) => geo.subdivisionFromGps(a[0], a[1]),
+  },
+  'in-country': {
+    args: ['<CODE>', '<lat>', '<lon>'],
+    answer: 'true or false',
+    call: (geo, a) => geo.isInCountry(a[0], a[1], a[2]),
+  },
+  'in-subdivision': {
+    args: ['<CODE>', '<lat>', '<lon>'],
+    answer: 'true or false',
+    call: (geo, a) => geo.isInSubdivision(a[0], a[1], a[2]),
+  },
+};
+
+export const MAIN = defineCommand({
+  name: 'geolookup',
+  summary: 'which country / ISO 3166-2 subdivision holds a GPS point, offline.',
+  usage: [
+    ...Object.entries(LOOKUPS).map(([name, l]): [string, string] => [
+      `geolookup ${name} ${l.args.join(' ')}`,
+      l.answer,
+    ]),
+    ['geolookup serve --keys FILE [--port N]', 'the HTTP API, self-hosted (serve --help)'],
+    ['geolookup keys create|revoke|list --keys FILE', "manage the server's API keys (keys --help)"],
+    ['geolookup batch [FILE|-] [> out.csv]', 'every row of a CSV / NDJSON file, on all cores (batch --help)'],
+    ['geolookup export --layer L --format F [-o FILE]', 'boundaries as the lookup answers them (export --help)'],
+  ],
+  options: OPTIONS,
+  exit: EXIT_TEXT,
+});
+
+/** One lookup command's own help, in the shape of every command's. */
+function lookupSpec(name: string, l: Lookup) {
+  return defineCommand({
+    name: `geolookup ${name}`,
+    summary: `${l.answer}.`,
+    usage: [`geolookup ${name} ${l.args.join(' ')} [--json] [--data FILE]`],
+    options: OPTIONS,
+    exit: EXIT_TEXT,
+  });
+}
+
+export function runLookup(argv: string[], out: Print, err: Print): number {
+  let parsed: Parsed<typeof OPTIONS>;
+  try {
+    parsed = parseCommand(MAIN, argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    const named = argv.find((a) => Object.hasOwn(LOOKUPS, a));
+    return usageError(named ? lookupSpec(named, LOOKUPS[named]) : MAIN, e.message, err);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  const lookup = command !== undefined && Object.hasOwn(LOOKUPS, command) ? LOOKUPS[command] : undefined;
+  if (values.help) {
+    out(helpText(lookup ? lookupSpec(command, lookup) : MAIN));
+    return EXIT.ok;
+  }
+  if (command === undefined) {
+    err(helpText(MAIN));
+    return EXIT.badInput;
+  }
+  if (!lookup) return usageError(MAIN, `unknown command "${command}"`, err);
+  if (args.length !== lookup.args.length)
+    return usageError(lookupSpec(command, lookup), `takes ${lookup.args.length} arguments, got ${args.length}`, err);
+  return answer(lookup, args, values, out, err);
+}
+
+function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?: string }, out: Print, err: Print) {
+  try {
+    const result = lookup.call(createGeoLookup(values.data ?? defaultDataPath()), args);
+    out(values.json ? JSON.stringify({ data: result }) : String(result));
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof GeoLookupError)) throw e;
+    err(values.json ? JSON.stringify({ error: e.toProblem() }) : `geolookup: ${e.message}`);
+    if (e instanceof ValidationError) return EXIT.badInput;
+    if (e instanceof NotFoundError) return EXIT.notFound;
+    return EXIT.error;
+  }
+}
