@@ -174,7 +174,12 @@ function load(port: number, key: string, n: number) {
     }
   });
   return {
-    stop: async () => ((stopped = true), await Promise.all(loops), agent.destroy(), { ok, failed, statuses }),
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+      agent.destroy();
+      return { ok, failed, statuses };
+    },
     counts: () => ({ ok, failed }),
   };
 }
@@ -229,6 +234,6 @@ if (mode === 'lookups') lookups();
 else if (mode === 'server') await server();
 else if (mode === 'kill') await kill();
 else {
-  console.error('usage: node --expose-gc --import tsx bench/soak.ts [lookups|server|kill] [--minutes N] [--lookups N]');
+  console.error('usage: npm run bench:soak -- [lookups|server|kill] [--minutes N] [--lookups N]');
   process.exit(2);
 }

@@ -112,7 +112,13 @@ describe('offline client', () => {
     let made = 0;
     const engine = lib.preload();
     const viaObject = createClient({ offline: true, engine });
-    const viaFactory = createClient({ offline: true, engine: async () => (made++, engine) });
+    const viaFactory = createClient({
+      offline: true,
+      engine: async () => {
+        made++;
+        return engine;
+      },
+    });
     expect((await viaObject.isInCountry('FRA', 48.8566, 2.3522)).data).toBe(true);
     expect((await viaFactory.countryFromGps(52.52, 13.405)).data).toBe('DEU');
     expect((await viaFactory.countryFromGps(52.52, 13.405)).data).toBe('DEU');

@@ -486,10 +486,22 @@ describe('cache', () => {
     const later = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), 1));
     const calls: string[] = [];
     const custom: ClientCache = {
-      get: (k) => (calls.push(`get ${k}`), later(store.get(k) ?? null)), // null on a miss, like Redis
-      set: (k, v, ttl) => (calls.push(`set ${k} ${ttl}`), later(void store.set(k, v))),
-      remove: (k) => (calls.push(`remove ${k}`), later(store.delete(k))),
-      clear: () => (calls.push('clear'), later(store.clear())),
+      get: (k) => {
+        calls.push(`get ${k}`);
+        return later(store.get(k) ?? null); // null on a miss, like Redis
+      },
+      set: (k, v, ttl) => {
+        calls.push(`set ${k} ${ttl}`);
+        return later(void store.set(k, v));
+      },
+      remove: (k) => {
+        calls.push(`remove ${k}`);
+        return later(store.delete(k));
+      },
+      clear: () => {
+        calls.push('clear');
+        return later(store.clear());
+      },
     };
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, cache: custom });
     expect((await client.countryFromGps(48.8566, 2.3522)).data).toBe('FRA');
