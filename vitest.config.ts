@@ -1,10 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `unit` runs on small fixture datasets built at the start of the run
+// (test/fixtures/setup.ts) and never reads dist-data/; `dataset` holds the contract, data and
+// integration tests on the built world dataset. `npm test` runs both, `npm run test:unit` the first.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          globalSetup: ['test/fixtures/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dataset',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**'],
+        },
+      },
+    ],
   },
 });
