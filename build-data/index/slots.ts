@@ -22,9 +22,10 @@ import {
   TAG_RECORD,
   TAG_SHIFT,
   TAG_TABLE,
+  tableEntry,
   VALUE_MASK,
 } from '../../src/format/layout.js';
-import { evalRecord, tableEntry } from '../../src/lookup/locate.js';
+import { evalRecord } from '../../src/lookup/locate.js';
 import type { BuiltIndex } from './build-index.js';
 
 export interface SlotTables {

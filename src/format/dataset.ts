@@ -2,8 +2,7 @@
 // payload (no copy, nothing decoded per cell) and builds the small code maps.
 
 import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
-import type Flatbush from 'flatbush';
-import { readParts } from '../lookup/boxes.js';
+import Flatbush from 'flatbush';
 import { DataError } from '../lookup/errors.js';
 import { GRID_COLS, GRID_ROWS, type IndexParams, NO_SUBDIVISION16, SECTIONS, SLOT_WORDS } from './layout.js';
 import { verifyIndex } from './verify.js';
@@ -250,7 +249,8 @@ function readSections(payload: Uint8Array, name: string) {
   const fb = section(payload, 8, name);
   let parts: Flatbush;
   try {
-    parts = readParts(fb);
+    // Laid over the section in place, no copy.
+    parts = Flatbush.from(fb.buffer as ArrayBuffer, fb.byteOffset);
   } catch (err) {
     throw new DataError(`${name}: flatbush section is not a Flatbush index (${(err as Error).message})`, {
       cause: err,

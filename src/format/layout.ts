@@ -129,3 +129,8 @@ export function mixedCodes(word: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
+
+/** Cell k (row-major from the south-west) of the default table entry `e` points at. */
+export function tableEntry(rec: Uint32Array, e: number, k: number): number {
+  return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
+}

@@ -4,7 +4,6 @@
 // layout, so a change to the format is made in these three places.
 
 import type { Dataset } from './dataset.js';
-import { tableEntry } from '../lookup/locate.js';
 import {
   GRID_COLS,
   RECORD_HEADER,
@@ -13,6 +12,7 @@ import {
   TAG_RECORD,
   TAG_SHIFT,
   TAG_TABLE,
+  tableEntry,
   VALUE_MASK,
 } from './layout.js';
 

@@ -3,7 +3,6 @@
 // Boxes, not shapes: these answer "which regions could touch this area" and
 // "where does this region lie", the prefilter a map view or a tiler needs.
 
-import Flatbush from 'flatbush';
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError, type FieldErrors } from './errors.js';
 
@@ -127,9 +126,4 @@ export function boxQueries(ds: Dataset): BoxQueries {
       return box[0] === Infinity ? null : box;
     },
   };
-}
-
-/** Lays Flatbush over the section in place; a damaged index is the caller's DataError. */
-export function readParts(bytes: Uint8Array): Flatbush {
-  return Flatbush.from(bytes.buffer as ArrayBuffer, bytes.byteOffset);
 }

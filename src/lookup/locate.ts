@@ -14,7 +14,7 @@ import {
   SLOT_WORDS,
   SUB_GRID,
   TABLE_GRID,
-  VALUE_MASK,
+  tableEntry,
 } from '../format/layout.js';
 
 export interface Locator {
@@ -244,11 +244,6 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
   i = i < 0 ? 0 : i >= TABLE_GRID ? TABLE_GRID - 1 : i;
   j = j < 0 ? 0 : j >= TABLE_GRID ? TABLE_GRID - 1 : j;
   return tableEntry(rec, e, j * TABLE_GRID + i);
-}
-
-/** Cell k (row-major from the south-west) of the default table entry `e` points at. */
-export function tableEntry(rec: Uint32Array, e: number, k: number): number {
-  return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
 }
 
 /**
