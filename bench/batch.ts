@@ -16,7 +16,7 @@
 //    machine give this job (memory, caches and the hypervisor included), the yardstick for the
 //    2-worker ratio.
 //    "After start-up" is the CLI's own rate from the first job handed to a worker to the end
-//    (reading, parsing, lookups, writing, closing the output), without the fixed ~0.15 s of
+//    (reading, parsing, lookups, writing, closing the output), without the fixed cost of
 //    reading and checking the dataset and starting the workers, nor Node's own start.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -24,7 +24,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as geo from '../src/index.js';
-import { cityPoints, spherePoints, type Points } from './points.js';
+import { cityPoints, type PointSet, spherePoints } from '../test/support/sample-points.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000_000);
@@ -56,7 +56,7 @@ function best(rounds: number, fn: () => void): number {
 console.log('\n### Typed-array batch API vs single-point (points/s, best of 5)\n');
 console.log('| points | operation | single-point loop | typed-array batch | batch / single |');
 console.log('|---|---|---|---|---|');
-const sets: [string, Points][] = [
+const sets: [string, PointSet][] = [
   ['random sphere (1M)', spherePoints(1_000_000)],
   ['near cities (1M)', cityPoints(1_000_000)],
 ];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as geo from '../src/index.js';
-import { cityPoints, spherePoints, type Points } from './points.js';
+import { cityPoints, type PointSet, spherePoints } from '../test/support/sample-points.js';
 import { peers } from './peers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -24,7 +24,7 @@ const loads = [fresh(), fresh(), fresh(), fresh(), fresh()].sort((a, b) => a.fir
 const load = loads[2];
 
 geo.preload();
-const sets: [string, Points][] = [
+const sets: [string, PointSet][] = [
   [`random sphere (${N_RANDOM / 1e6}M)`, spherePoints(N_RANDOM)],
   [`near cities (${N_CITY / 1e3}k)`, cityPoints(N_CITY)],
 ];
@@ -32,7 +32,7 @@ const sets: [string, Points][] = [
 // Codes to test membership against: the answer at each point where there is one, else a fixed code,
 // so isIn* does the same work as a real caller checking its own region; the "(one code)" rows ask
 // about one fixed code at every point instead.
-type Op = [string, (p: Points, i: number, codes: string[], subs: string[]) => unknown];
+type Op = [string, (p: PointSet, i: number, codes: string[], subs: string[]) => unknown];
 const ops: Op[] = [
   ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
   ['subdivisionFromGps (try form)', (p, i) => geo.trySubdivisionFromGps(p.lat[i], p.lon[i])],
@@ -65,13 +65,13 @@ const ops: Op[] = [
 
 /**
  * Steady state, as in a long job: every timed pass (ours and the peers') follows an untimed pass
- * of the same function over other points of the same kind (seed 99). Without it a pass started
- * on caches the previous library had filled, and refilling them cost up to a third of a
- * 200k-point pass, more for larger working sets, so the ratios measured the refill, not lookups.
+ * of the same function over other points of the same kind (seed 99). Without it a pass starts
+ * on caches the previous library filled, and the ratios measure the refill, not lookups
+ * (docs/PERFORMANCE.md).
  * Several passes over the points (at least 2M lookups per operation in all), taken in rounds:
  * each round runs one pass of every peer and every operation in turn, so a slow spell of the
- * shared machine hits them all alike and the ratios between them hold (measuring one operation
- * after another let them drift by ±25%). ops/s is an operation's best pass, the one least
+ * shared machine hits them all alike and the ratios between them hold (one operation after
+ * another lets them drift). ops/s is an operation's best pass, the one least
  * disturbed by GC, JIT or other processes; ns/op median and p99 are over every 10k-point batch
  * of every pass. The time relative to countryFromGps is given two ways: best pass against best
  * pass, and per round (this operation's pass against the country pass of the same round),
@@ -84,7 +84,7 @@ interface Tally {
 }
 const tally = (): Tally => ({ passes: [], times: [], done: 0 });
 
-function ownPass(p: Points, fn: Op[1], codes: string[], subs: string[], t: Tally): void {
+function ownPass(p: PointSet, fn: Op[1], codes: string[], subs: string[], t: Tally): void {
   const n = p.lat.length;
   const batch = 10_000;
   let sink = 0;
@@ -101,7 +101,7 @@ function ownPass(p: Points, fn: Op[1], codes: string[], subs: string[], t: Tally
 }
 
 /** One pass of a peer over a point set, cut short after capSeconds (slow peers). */
-function peerPass(p: Points, fn: (lat: number, lon: number) => unknown, capSeconds: number, t: Tally): void {
+function peerPass(p: PointSet, fn: (lat: number, lon: number) => unknown, capSeconds: number, t: Tally): void {
   let sink = 0;
   const t0 = performance.now();
   const cap = t0 + capSeconds * 1000;

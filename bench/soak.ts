@@ -4,14 +4,13 @@
 //            errors other than intended 429s, RSS at start/end, p99 per minute.
 //   kill:    SIGTERM during load (no in-flight request fails, counts flushed), then kill -9
 //            during load (after restart the counts lose at most one flush interval).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { cityPoints, spherePoints } from './points.js';
+import { cityPoints, spherePoints } from '../test/support/sample-points.js';
+import { serve } from '../test/support/serve-process.js';
 import { preload, tryCountryFromGps, trySubdivisionFromGps, isInCountry, isInSubdivision } from '../src/index.js';
 import { createKey } from '../src/server/keys.js';
 
@@ -74,36 +73,6 @@ function lookups(): void {
   console.log(`done: ${total} lookups, checksum ${sink}`);
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-interface Child {
-  port: number;
-  pid: number;
-  exited: Promise<number | null>;
-  kill: (sig: NodeJS.Signals) => void;
-  out: () => string;
-}
-function serve(keys: string, extra: string[] = []): Promise<Child> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', '127.0.0.1', '--port', '0', '--keys', keys, ...extra],
-    { cwd: root },
-  );
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  return new Promise((resolve, reject) => {
-    const t = setInterval(() => {
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearInterval(t);
-        resolve({ port: Number(m[1]), pid: child.pid!, exited, kill: (s) => child.kill(s), out: () => out });
-      }
-    }, 50);
-    child.on('exit', () => reject(new Error(`serve exited: ${out}`)));
-  });
-}
 function rss(pid: number): string {
   try {
     return mb(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024);
@@ -125,17 +94,18 @@ async function server(): Promise<void> {
   // Four keys at 300,000 a minute each: the limits are on and bind at full speed (their 429s are intended).
   const ks = Array.from({ length: 4 }, () => createKey(keys, 'pro', { monthlyQuota: 1e12 }).key);
   const s = await serve(keys, ['--burst', '300000']);
-  console.log(`server pid ${s.pid}, RSS at start ${rss(s.pid)}; load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  const pid = s.child.pid!;
+  console.log(`server pid ${pid}, RSS at start ${rss(pid)}; load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
   const requests = ks.flatMap((key) => PATHS.map((path) => ({ method: 'GET', path, headers: { 'X-API-Key': key } })));
   for (let m = 1; m <= minutes; m++) {
     const r = await autocannon({ url: `http://127.0.0.1:${s.port}`, connections: 10, duration: 60, requests });
     const other = Object.entries(r.statusCodeStats ?? {}).filter(([c]) => c !== '200' && c !== '429');
     console.log(
       `minute ${m}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, ` +
-        `statuses ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts}, unexpected ${JSON.stringify(other)}, RSS ${rss(s.pid)}`,
+        `statuses ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts}, unexpected ${JSON.stringify(other)}, RSS ${rss(pid)}`,
     );
   }
-  s.kill('SIGTERM');
+  s.child.kill('SIGTERM');
   console.log(`exit ${await s.exited}`);
   rmSync(dir, { recursive: true, force: true });
 }
@@ -151,7 +121,10 @@ function get(port: number, key: string, agent: http.Agent): Promise<number> {
   });
 }
 
-/** Keeps `n` requests in flight until stopped; counts answers and failures (a failure after the stop signal is a refused connection only if nothing was in flight). */
+/**
+ * Keeps `n` requests in flight until stopped; counts answers and failures (a failure after the stop
+ * signal is a refused connection only if nothing was in flight).
+ */
 function load(port: number, key: string, n: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: n });
   let ok = 0;
@@ -200,7 +173,7 @@ async function kill(): Promise<void> {
   const a = await serve(keys, ['--flush-interval', '3600', '--burst', '100000000']);
   const la = load(a.port, k.key, 8);
   await new Promise((r) => setTimeout(r, 5000));
-  a.kill('SIGTERM');
+  a.child.kill('SIGTERM');
   const codeA = await a.exited;
   const ra = await la.stop();
   console.log(
@@ -213,7 +186,7 @@ async function kill(): Promise<void> {
   await new Promise((r) => setTimeout(r, 7300));
   const servedUntilKill = lb.counts().ok;
   const t0 = Date.now();
-  b.kill('SIGKILL');
+  b.child.kill('SIGKILL');
   await b.exited;
   const rb = await lb.stop();
   const after = used();
@@ -225,7 +198,7 @@ async function kill(): Promise<void> {
   const c = await serve(keys);
   const agent = new http.Agent({ keepAlive: false });
   console.log(`after restart: first answer ${await get(c.port, k.key, agent)}, count resumes from ${after}`);
-  c.kill('SIGTERM');
+  c.child.kill('SIGTERM');
   await c.exited;
   rmSync(dir, { recursive: true, force: true });
 }

@@ -20,7 +20,7 @@ import {
   tryCountryFromGps,
   trySubdivisionFromGps,
 } from '../../src/index.js';
-import { cityPoints } from '../../bench/points.js';
+import { cityPoints } from '../support/sample-points.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as geo from '../../src/index.js';
 import { ValidationError } from '../../src/index.js';
-import { spherePoints, cityPoints, rng } from '../../bench/points.js';
+import { spherePoints, cityPoints, prng } from '../support/sample-points.js';
 
 const inside = (b: number[] | null, lon: number, lat: number) =>
   b !== null && lon >= b[0] && lon <= b[2] && lat >= b[1] && lat <= b[3];
@@ -108,7 +108,7 @@ describe('isIn* with a repeated code', () => {
     for (let s = geo.trySubdivisionFromGps(lat, lon); s; s = parentOf.get(s) ?? null) if (s === code) return true;
     return false;
   };
-  const r = rng(31);
+  const r = prng(31);
   const pick = <T>(list: T[], n: number) => Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
   const OFFSETS = [-2e-4, -5e-5, -2e-6, -1e-6, 0, 1e-6, 2e-6, 5e-5, 2e-4];
 

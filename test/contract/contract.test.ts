@@ -18,17 +18,10 @@ import {
   NotFoundError,
   AuthenticationError,
   RateLimitError,
+  boundingBox,
 } from '../../src/index.js';
-
-function caught(fn: () => unknown): GeoLookupError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(GeoLookupError);
-    return e as GeoLookupError;
-  }
-  throw new Error('expected an error');
-}
+import { prng } from '../support/sample-points.js';
+import { thrown } from '../support/thrown.js';
 
 const alpha2 = (a3: string) => countries().find((c) => c.code === a3)!.alpha2;
 
@@ -213,9 +206,9 @@ describe('antimeridian and poles', () => {
     }
   });
   it('the poles are valid input and hold no country', () => {
-    expect(caught(() => countryFromGps(90, 0))).toBeInstanceOf(NotFoundError);
-    expect(caught(() => countryFromGps(-90, 0))).toBeInstanceOf(NotFoundError);
-    expect(caught(() => countryFromGps(-90, -180))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => countryFromGps(90, 0))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => countryFromGps(-90, 0))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => countryFromGps(-90, -180))).toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -227,12 +220,12 @@ describe('no country', () => {
     ['Antarctica, South Pole station', -89.99, 139.27],
     ['Bir Tawil', 21.87, 33.75],
   ])('%s → NotFoundError (404), null from the try form', (_n, lat, lon) => {
-    const e = caught(() => countryFromGps(lat, lon));
+    const e = thrown(() => countryFromGps(lat, lon));
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.status).toBe(404);
     expect(e.toProblem()).toMatchObject({ status: 404, title: 'Not Found' });
     expect(tryCountryFromGps(lat, lon)).toBeNull();
-    expect(caught(() => subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
   });
   // The message of this error is written when first read (src/lookup/not-found.ts): every way of reading it
   // must give the same text, with the coordinates as the caller gave them.
@@ -241,7 +234,7 @@ describe('no country', () => {
       [() => countryFromGps(0, -30), 'country'],
       [() => subdivisionFromGps('0', '-30'), 'subdivision'],
     ] as const) {
-      const e = caught(call);
+      const e = thrown(call);
       const text = `No ${layer} at 0,-30.`;
       expect(e.name).toBe('NotFoundError');
       expect(e.message).toBe(text);
@@ -310,7 +303,7 @@ describe('isInCountry codes', () => {
     expect(isInCountry('DEU', 48.8566, 2.3522)).toBe(false);
   });
   it('rejects alpha-2 with a message naming the alpha-3 form', () => {
-    const e = caught(() => isInCountry('FR', 48.8566, 2.3522)) as ValidationError;
+    const e = thrown(() => isInCountry('FR', 48.8566, 2.3522)) as ValidationError;
     expect(e).toBeInstanceOf(ValidationError);
     expect(e.errors.countryCode?.[0]).toMatch(/alpha-3/);
     expect(e.errors.countryCode?.[0]).toContain('FRA');
@@ -318,22 +311,22 @@ describe('isInCountry codes', () => {
   it.each([['F1A'], [''], [' FRA'], ['FRAN'], ['FRA\n'], [123], [null], [undefined], [{}]])(
     'rejects malformed code %j',
     (code) => {
-      const e = caught(() => isInCountry(code as string, 48.8566, 2.3522)) as ValidationError;
+      const e = thrown(() => isInCountry(code as string, 48.8566, 2.3522)) as ValidationError;
       expect(e).toBeInstanceOf(ValidationError);
       expect(e.status).toBe(400);
       expect(e.errors.countryCode).toHaveLength(1);
     },
   );
   it('an unknown but well-formed code is NotFoundError', () => {
-    expect(caught(() => isInCountry('QQQ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
-    expect(caught(() => isInCountry('ZZZ', 0, 0))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => isInCountry('QQQ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => isInCountry('ZZZ', 0, 0))).toBeInstanceOf(NotFoundError);
   });
   it('XKX (Kosovo) is a documented user-assigned code', () => {
     expect(isInCountry('XKX', 42.6629, 21.1655)).toBe(true);
     expect(countryFromGps(42.6629, 21.1655)).toBe('XKX');
   });
   it('reports code and coordinate problems together', () => {
-    const e = caught(() => isInCountry('FR', 100, 2)) as ValidationError;
+    const e = thrown(() => isInCountry('FR', 100, 2)) as ValidationError;
     expect(Object.keys(e.errors).sort()).toEqual(['countryCode', 'latitude']);
   });
 });
@@ -342,14 +335,14 @@ describe('isInSubdivision codes', () => {
   it.each([['FRIDF'], ['FR-'], ['F-IDF'], ['FR-ABCD'], ['FR IDF'], [''], [42], [null]])(
     'rejects malformed code %j',
     (code) => {
-      const e = caught(() => isInSubdivision(code as string, 48.8566, 2.3522)) as ValidationError;
+      const e = thrown(() => isInSubdivision(code as string, 48.8566, 2.3522)) as ValidationError;
       expect(e).toBeInstanceOf(ValidationError);
       expect(e.errors.subdivisionCode).toHaveLength(1);
     },
   );
   it('an unknown code is NotFoundError', () => {
-    expect(caught(() => isInSubdivision('FR-ZZZ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
-    expect(caught(() => isInSubdivision('QQ-01', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => isInSubdivision('FR-ZZZ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => isInSubdivision('QQ-01', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
   });
   it('territory aliases: US-PR stands for Puerto Rico', () => {
     expect(countryFromGps(18.4655, -66.1057)).toBe('PRI');
@@ -390,7 +383,7 @@ describe('coordinate validation', () => {
       () => isInSubdivision('FR-IDF', lat as number, lon as number),
       () => tryCountryFromGps(lat as number, lon as number),
     ]) {
-      const e = caught(op) as ValidationError;
+      const e = thrown(op) as ValidationError;
       expect(e).toBeInstanceOf(ValidationError);
       expect(e.name).toBe('ValidationError');
       expect(e.status).toBe(400);
@@ -411,15 +404,15 @@ describe('coordinate validation', () => {
     expect(tryCountryFromGps('5.', '5')).toBe(tryCountryFromGps(5, 5));
   });
   it('hints at swapped coordinates', () => {
-    const e = caught(() => countryFromGps(2.3522 + 100, 48.8566)) as ValidationError;
+    const e = thrown(() => countryFromGps(2.3522 + 100, 48.8566)) as ValidationError;
     expect(e.message).toMatch(/swapped/);
-    const e2 = caught(() => countryFromGps(151.2093, -33.8688)) as ValidationError;
+    const e2 = thrown(() => countryFromGps(151.2093, -33.8688)) as ValidationError;
     expect(e2.message).toMatch(/swapped/);
-    const e3 = caught(() => countryFromGps(95, 100)) as ValidationError;
+    const e3 = thrown(() => countryFromGps(95, 100)) as ValidationError;
     expect(e3.message).not.toMatch(/swapped/);
   });
   it('lists both fields when both are bad', () => {
-    const e = caught(() => countryFromGps('x', NaN)) as ValidationError;
+    const e = thrown(() => countryFromGps('x', NaN)) as ValidationError;
     expect(e.errors.latitude).toHaveLength(1);
     expect(e.errors.longitude).toHaveLength(1);
   });
@@ -483,25 +476,23 @@ describe('code tables and metadata', () => {
 });
 
 describe('the four operations agree around territories with alias codes', () => {
-  it('isInSubdivision(subdivisionFromGps(p), p) and isInCountry(countryFromGps(p), p) hold near every aliased territory', async () => {
-    const geo = await import('../../src/index.js');
-    const { rng } = await import('../../bench/points.js');
-    const r = rng(11);
+  it('isInSubdivision(subdivisionFromGps(p), p) and isInCountry(countryFromGps(p), p) hold near every aliased territory', () => {
+    const r = prng(11);
     let answered = 0;
-    for (const [code, country] of Object.entries(geo.datasetInfo().aliases)) {
-      const box = geo.boundingBox(code);
+    for (const [code, country] of Object.entries(datasetInfo().aliases)) {
+      const box = boundingBox(code);
       if (!box) continue;
       for (let i = 0; i < 2000; i++) {
         const lon = box[0] + r() * (box[2] - box[0]);
         const lat = box[1] + r() * (box[3] - box[1]);
-        const c = geo.tryCountryFromGps(lat, lon);
-        if (c) expect(geo.isInCountry(c, lat, lon)).toBe(true);
-        const s = geo.trySubdivisionFromGps(lat, lon);
+        const c = tryCountryFromGps(lat, lon);
+        if (c) expect(isInCountry(c, lat, lon)).toBe(true);
+        const s = trySubdivisionFromGps(lat, lon);
         if (s) {
           answered++;
-          expect(geo.isInSubdivision(s, lat, lon), `${s} at ${lat},${lon}`).toBe(true);
+          expect(isInSubdivision(s, lat, lon), `${s} at ${lat},${lon}`).toBe(true);
         }
-        if (c === country) expect(geo.isInSubdivision(code, lat, lon)).toBe(true);
+        if (c === country) expect(isInSubdivision(code, lat, lon)).toBe(true);
       }
     }
     expect(answered).toBeGreaterThan(100);

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rng, cityPoints, spherePoints } from '../../bench/points.js';
+import { prng, cityPoints, spherePoints } from '../support/sample-points.js';
 import {
   checkByteOrder,
   checksum32,
@@ -139,7 +139,7 @@ function* plan(
   size: number,
   seed: number,
 ): Generator<{ kind: string; at: number; len: number; xor: number[] }> {
-  const r = rng(seed);
+  const r = prng(seed);
   for (let i = 0; i < n; i++) {
     const u = i / n;
     if (u < 0.15) yield { kind: 'truncate', at: Math.floor(r() * size), len: 0, xor: [] };
@@ -211,7 +211,7 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   it(
     `${DATASET.split('/').pop()}: truncated, extended, flipped → DataError naming the file and the problem, or identical answers`,
     () => {
-      const r = rng(SEED * 7 + 1);
+      const r = prng(SEED * 7 + 1);
       for (const m of plan(RUNS, size, SEED)) {
         mutate(work, size, m, r, (view) => {
           const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];
@@ -232,7 +232,7 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   it(
     `${DATASET.split('/').pop()}: flips re-sealed with a fresh checksum → DataError or well-formed answers, never a crash`,
     () => {
-      const r = rng(SEED * 7 + 2);
+      const r = prng(SEED * 7 + 2);
       const payload = work.subarray(HEADER_BYTES, size);
       const pv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
       const sections = SECTIONS.map((name, i) => ({
@@ -435,7 +435,7 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
       const fwork = new Uint8Array(new ArrayBuffer(fsize + 64));
       fwork.set(orig);
       const intactPayload = unwrapPayload(fwork.subarray(0, fsize), KIND_FEATURES, FEATURES).slice();
-      const r = rng(SEED * 7 + 3);
+      const r = prng(SEED * 7 + 3);
       for (const m of plan(RUNS, fsize, SEED + 1)) {
         mutate(fwork, fsize, m, r, (view) => {
           const reserved = m.kind === 'header' && m.at >= RESERVED[0] && m.at < RESERVED[1];

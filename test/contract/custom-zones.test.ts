@@ -1,34 +1,24 @@
 // A user's own zones go through the same build and are served by createGeoLookup.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeoLookup, NotFoundError, ValidationError, type GeoLookup } from '../../src/index.js';
+import { buildDataset } from '../support/build-dataset.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = mkdtempSync(join(tmpdir(), 'geolookup-zones-'));
+const dir = mkdtempSync(join(tmpdir(), 'geolookup-zones-'));
+const out = join(dir, 'first');
 let zones: GeoLookup;
 
-beforeAll(() => {
-  execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'build-data/build.ts',
-      '--countries',
-      'examples/delivery-zones.geojson',
-      '--name',
-      'zones',
-      '--out',
-      out,
-    ],
-    { cwd: root, stdio: 'pipe' },
-  );
-  zones = createGeoLookup(join(out, 'zones.geolookup'));
+/** The example zones built into `folder`, as a user builds them. */
+const buildZones = (folder: string) =>
+  buildDataset(folder, 'zones', ['--countries', 'examples/delivery-zones.geojson']);
+
+beforeAll(async () => {
+  zones = createGeoLookup(await buildZones(out));
 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('custom zone dataset', () => {
   it('answers zone codes, with holes honoured and multi-part zones', () => {
@@ -50,24 +40,9 @@ describe('custom zone dataset', () => {
     expect(zones.countries().map((c) => c.code)).toEqual(['LYON', 'PARIS-CENTRE', 'PARIS-RING']);
     expect(readFileSync(join(out, 'zones.REPORT.md'), 'utf8')).toMatch(/delivery-zones\.geojson/);
   });
-  it('is byte-identical when rebuilt from the same inputs', () => {
+  it('is byte-identical when rebuilt from the same inputs', async () => {
     const first = readFileSync(join(out, 'zones.geolookup'));
-    const again = mkdtempSync(join(tmpdir(), 'geolookup-zones-'));
-    execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'build-data/build.ts',
-        '--countries',
-        'examples/delivery-zones.geojson',
-        '--name',
-        'zones',
-        '--out',
-        again,
-      ],
-      { cwd: root, stdio: 'pipe' },
-    );
-    expect(readFileSync(join(again, 'zones.geolookup')).equals(first)).toBe(true);
+    const again = await buildZones(join(dir, 'again'));
+    expect(readFileSync(again).equals(first)).toBe(true);
   });
 });

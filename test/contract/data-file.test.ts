@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGeoLookup, defaultDataPath, GeoLookupError } from '../../src/index.js';
-import { rng } from '../../bench/points.js';
+import { prng } from '../support/sample-points.js';
 
 const original = readFileSync(defaultDataPath());
 const dir = mkdtempSync(join(tmpdir(), 'geolookup-'));
@@ -38,7 +38,7 @@ describe('dataset file checks', () => {
     expect(loadError(Buffer.concat([original, Buffer.alloc(8)])).message).toMatch(/extended/);
   });
   it('flipped bytes anywhere in the payload', () => {
-    const r = rng(5);
+    const r = prng(5);
     for (let k = 0; k < 20; k++) {
       const bad = Buffer.from(original);
       const at = 32 + Math.floor(r() * (bad.length - 32));

@@ -22,7 +22,7 @@ import {
   trySubdivisionFromGps,
   ValidationError,
 } from '../../src/index.js';
-import { cityPoints } from '../../bench/points.js';
+import { cityPoints } from '../support/sample-points.js';
 import { anyArgument, codes, spell, unwrap } from '../support/fuzz-values.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20_000);
@@ -183,16 +183,40 @@ const codeArgs = (own: string[]) =>
     )
     .map((l) => l.map(unwrap));
 const params = { numRuns: RUNS, seed: SEED };
-/** Per-test time limit: long opt-in runs scale it (about 0.5 ms per case on a busy machine). */
+/** Per-test time limit: long opt-in runs scale it, at 0.5 ms a case. */
 const TIMEOUT = Math.max(120_000, RUNS * 0.5);
+
+/** Per layer of the point lookups: the numeric answer, and what a code it answers must satisfy. */
+interface Layer {
+  answer(lat: number, lon: number): string | null;
+  holds(code: string, lat: number, lon: number): void;
+}
+const LAYERS: Record<'country' | 'subdivision', Layer> = {
+  country: {
+    answer: tryCountryFromGps,
+    holds: (code: string) => expect(coveredCountries.has(code)).toBe(true),
+  },
+  subdivision: {
+    answer: trySubdivisionFromGps,
+    holds: (code: string, lat: number, lon: number) => {
+      const info = subdivisionByCode.get(code);
+      expect(info?.covered).toBe(true);
+      // The subdivision belongs to the country the country layer answers.
+      expect(alpha2To3.get(info!.country)).toBe(tryCountryFromGps(lat, lon));
+    },
+  },
+};
 
 describe(`library fuzz (${RUNS} cases per property, seed ${SEED})`, () => {
   it.each([
-    ['countryFromGps', countryFromGps, false],
-    ['tryCountryFromGps', tryCountryFromGps, true],
+    ['countryFromGps', countryFromGps, false, 'country'],
+    ['tryCountryFromGps', tryCountryFromGps, true, 'country'],
+    ['subdivisionFromGps', subdivisionFromGps, false, 'subdivision'],
+    ['trySubdivisionFromGps', trySubdivisionFromGps, true, 'subdivision'],
   ] as const)(
     '%s(any, any)',
-    (_name, fn, nullable) => {
+    (_name, fn, nullable, layer) => {
+      const { answer, holds } = LAYERS[layer];
       fc.assert(
         fc.property(pairArgs, (a) => {
           const exp = expectCoordinates(a[0], a[1], []);
@@ -200,48 +224,14 @@ describe(`library fuzz (${RUNS} cases per property, seed ${SEED})`, () => {
             () => (fn as (...x: unknown[]) => unknown)(...a),
             (o) => {
               if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
-              const truth = tryCountryFromGps(exp.lat, exp.lon); // the numeric answer for the spelled numbers
+              const truth = answer(exp.lat, exp.lon); // the numeric answer for the spelled numbers
               if (truth === null) {
                 if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
                 else checkProblem(o.error, 404);
               } else {
                 expect(o.error).toBeUndefined();
                 expect(o.value).toBe(truth);
-                expect(coveredCountries.has(truth)).toBe(true);
-              }
-            },
-          );
-        }),
-        params,
-      );
-    },
-    TIMEOUT,
-  );
-
-  it.each([
-    ['subdivisionFromGps', subdivisionFromGps, false],
-    ['trySubdivisionFromGps', trySubdivisionFromGps, true],
-  ] as const)(
-    '%s(any, any)',
-    (_name, fn, nullable) => {
-      fc.assert(
-        fc.property(pairArgs, (a) => {
-          const exp = expectCoordinates(a[0], a[1], []);
-          check(
-            () => (fn as (...x: unknown[]) => unknown)(...a),
-            (o) => {
-              if ('invalid' in exp) return checkProblem(o.error, 400, exp.invalid);
-              const truth = trySubdivisionFromGps(exp.lat, exp.lon);
-              if (truth === null) {
-                if (nullable) expect(o.error === undefined && o.value === null).toBe(true);
-                else checkProblem(o.error, 404);
-              } else {
-                expect(o.error).toBeUndefined();
-                expect(o.value).toBe(truth);
-                const info = subdivisionByCode.get(truth);
-                expect(info?.covered).toBe(true);
-                // The subdivision belongs to the country the country layer answers.
-                expect(alpha2To3.get(info!.country)).toBe(tryCountryFromGps(exp.lat, exp.lon));
+                holds(truth, exp.lat, exp.lon);
               }
             },
           );

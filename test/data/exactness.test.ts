@@ -10,13 +10,13 @@ import { loadSources, type Sources } from '../../build-data/sources/load.js';
 import { makeConfig } from '../../build-data/config.js';
 import type { Part } from '../../build-data/sources/parts.js';
 import { preload, tryCountryFromGps } from '../../src/index.js';
-import { rng, spherePoints } from '../../bench/points.js';
+import { prng, spherePoints } from '../support/sample-points.js';
 
 /** Largest leaf cell is 1/8°; its Uint16 grid moves a vertex by at most half a step per axis. */
 const QUANT_BOUND_M = 0.5 * Math.SQRT2 * ((1 + 2 / 64) / 8 / 65535) * 111_195;
 const RANDOM = Number(process.env.EXACT_RANDOM ?? 200_000);
 const NEAR = Number(process.env.EXACT_NEAR ?? 60_000);
-// Larger opt-in runs: EXACT_RANDOM=1000000 EXACT_NEAR=1000000 npx vitest run test/exactness.test.ts
+// Larger opt-in runs: EXACT_RANDOM=1000000 EXACT_NEAR=1000000 npx vitest run test/data/exactness.test.ts
 
 let src: Sources;
 let fb: Flatbush;
@@ -103,7 +103,7 @@ describe('fast path = brute force', () => {
   }, 900_000);
 
   it(`agrees on ${NEAR} points within 100 m of borders and coasts`, () => {
-    const r = rng(11);
+    const r = prng(11);
     const lat = new Float64Array(NEAR);
     const lon = new Float64Array(NEAR);
     const parts = src.countryParts;

@@ -4,7 +4,8 @@
 // territorial-sea limits, on and next to the antimeridian). The export derives
 // from the dataset, so the raw source polygons are checked too: where exactly
 // one source country (or one admin-1 area, its code through the reviewed remap
-// table; US and German subdivisions from official sources) holds a point, the export must answer it, up to the quantisation bound.
+// table; US and German subdivisions from official sources) holds a point, the
+// export must answer it, up to the quantisation bound.
 // ORACLE_POINTS sets the number of points (default 200,000).
 
 import { readFileSync } from 'node:fs';
@@ -29,12 +30,12 @@ import { csvRows, exportFile } from '../support/export-files.js';
 import { readReplacement } from '../../build-data/sources/replacements.js';
 import { makeConfig } from '../../build-data/config.js';
 import {
-  concat,
-  nearSegments,
+  joinPoints,
+  type PointSet,
   prng,
   QUANTISATION_BOUND_M,
-  randomOnSphere,
-  type Points,
+  segmentPoints,
+  spherePoints,
 } from '../support/sample-points.js';
 
 const require = createRequire(import.meta.url);
@@ -62,7 +63,7 @@ function polygonsOf(f: Feature): Position[][][] {
  * n points within `metres` of the rings of `feats`, without materialising every
  * segment: count them, draw sorted segment indices, walk the rings once more.
  */
-function nearRings(feats: Feature[], n: number, metres: number, rnd: () => number): Points {
+function nearRings(feats: Feature[], n: number, metres: number, rnd: () => number): PointSet {
   let total = 0;
   for (const f of feats) for (const p of polygonsOf(f)) for (const r of p) total += r.length - 1;
   const picks = Float64Array.from({ length: n }, () => Math.floor(rnd() * total)).sort();
@@ -82,18 +83,18 @@ function nearRings(feats: Feature[], n: number, metres: number, rnd: () => numbe
       }
     }
   }
-  return nearSegments(segs, n, metres, rnd);
+  return segmentPoints(segs, n, metres, rnd);
 }
 
 /** On the antimeridian (longitude exactly 180 and -180) and within 0.001° of it on both sides. */
-function antimeridian(n: number, rnd: () => number): Points {
-  const { lats } = randomOnSphere(n, rnd);
-  const lons = new Float64Array(n);
+function antimeridian(n: number, rnd: () => number): PointSet {
+  const { lat } = spherePoints(n, rnd);
+  const lon = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const k = i % 4;
-    lons[i] = k === 0 ? 180 : k === 1 ? -180 : k === 2 ? 180 - rnd() * 1e-3 : -180 + rnd() * 1e-3;
+    lon[i] = k === 0 ? 180 : k === 1 ? -180 : k === 2 ? 180 - rnd() * 1e-3 : -180 + rnd() * 1e-3;
   }
-  return { lats, lons };
+  return { lat, lon };
 }
 
 interface SourceIndex {
@@ -163,8 +164,8 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
     let land: Feature[];
     let sea: Feature[];
     let admin1: Feature[];
-    const classes: { name: string; points: Points }[] = [];
-    let all: Points;
+    const classes: { name: string; points: PointSet }[] = [];
+    let all: PointSet;
 
     beforeAll(async () => {
       const country = await exportFile('country');
@@ -194,7 +195,7 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
       ];
       const rnd = prng(8_2026);
       const share = (f: number) => Math.round(N * f);
-      classes.push({ name: 'random on the sphere', points: randomOnSphere(share(0.3), rnd) });
+      classes.push({ name: 'random on the sphere', points: spherePoints(share(0.3), rnd) });
       classes.push({
         name: 'within 100 m of country borders and coasts (OSM land rings)',
         points: nearRings(land, share(0.3), 100, rnd),
@@ -211,8 +212,8 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
         name: 'on and within 0.001° of the antimeridian (incl. exactly ±180)',
         points: antimeridian(N - share(0.3) - share(0.3) - share(0.2) - share(0.1), rnd),
       });
-      all = concat(classes.map((c) => c.points));
-      await loadPoints(db.client, 'pts', all.lons, all.lats);
+      all = joinPoints(classes.map((c) => c.points));
+      await loadPoints(db.client, 'pts', all);
     }, 1_200_000);
 
     afterAll(async () => {
@@ -223,7 +224,7 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
       const lines: string[] = [];
       let start = 0;
       for (const c of classes) {
-        const n = c.points.lats.length;
+        const n = c.points.lat.length;
         const mine = diff.filter((d) => {
           const i = indexOf(d);
           return i >= start && i < start + n;
@@ -235,19 +236,19 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
         start += n;
       }
       console.log(
-        `${layer}: ${all.lats.length} points compared, ${diff.length} disagreements\n${lines.join('\n')}`,
+        `${layer}: ${all.lat.length} points compared, ${diff.length} disagreements\n${lines.join('\n')}`,
         diff.slice(0, 50),
       );
     };
     const idx = new Map<Disagreement, number>();
     const indexOf = (d: Disagreement) => idx.get(d) ?? -1;
     const compare = async (table: string, answer: (lat: number, lon: number) => string | null) => {
-      const diff = await compareWithLibrary(db.client, 'pts', table, all.lats, all.lons, answer);
+      const diff = await compareWithLibrary(db.client, 'pts', table, all, answer);
       // Disagreements come back in point order; remember each one's point for the per-class summary.
       let from = 0;
       for (const d of diff) {
-        for (let i = from; i < all.lats.length; i++) {
-          if (all.lats[i] === d.lat && all.lons[i] === d.lon) {
+        for (let i = from; i < all.lat.length; i++) {
+          if (all.lat[i] === d.lat && all.lon[i] === d.lon) {
             idx.set(d, i);
             from = i + 1;
             break;
@@ -300,14 +301,14 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
           : [],
       );
       // Random and near-border points: every 12th, so the check stays within CI time (ORACLE_POINTS scales it).
-      const nSample = classes[0].points.lats.length + classes[1].points.lats.length;
+      const nSample = classes[0].points.lat.length + classes[1].points.lat.length;
       const covering = await coveringCodes(db.client, 'pts', 'country');
       let compared = 0;
       let skipped = 0;
       const wrong: { lat: number; lon: number; source: string | null; exported: string[]; distanceM: number }[] = [];
       for (let i = 0; i < nSample; i += 12) {
-        const x = all.lons[i];
-        const y = all.lats[i];
+        const x = all.lon[i];
+        const y = all.lat[i];
         const l = sourceCountries(landIdx, x, y);
         let expected: string | null;
         if (l.codes.size === 1) expected = [...l.codes][0];
@@ -362,13 +363,13 @@ describe.skipIf(skipWithout('PostGIS oracle', typeof install === 'string' ? inst
       const subIdx = sourceIndex(admin1, codeOf);
       const landIdx = sourceIndex(land);
       const alpha3 = new Map(countries().map((c) => [c.alpha2, c.code]));
-      const nSample = classes[0].points.lats.length + classes[1].points.lats.length + classes[2].points.lats.length;
+      const nSample = classes[0].points.lat.length + classes[1].points.lat.length + classes[2].points.lat.length;
       const covering = await coveringCodes(db.client, 'pts', 'subdivision');
       let compared = 0;
       const wrong: { lat: number; lon: number; source: string; exported: string[]; distanceM: number }[] = [];
       for (let i = 5; i < nSample; i += 12) {
-        const x = all.lons[i];
-        const y = all.lats[i];
+        const x = all.lon[i];
+        const y = all.lat[i];
         const subs = sourceCountries(subIdx, x, y).codes;
         if (subs.size !== 1) continue;
         const expected = [...subs][0];

@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import * as lib from '../../src/index.js';
+import { spherePoints } from '../support/sample-points.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { skipWithout } from '../support/system.js';
 
@@ -40,17 +41,10 @@ function nodeAnswer(latitude: number | string, longitude: number | string): Answ
   }
 }
 
-/** Deterministic points: mulberry32, area-uniform over the sphere. */
+/** Seeded points uniform over the sphere, as [latitude, longitude] pairs. */
 function points(count: number, seed: number): Point[] {
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out: Point[] = [];
-  for (let i = 0; i < count; i++) out.push([Math.asin(2 * next() - 1) * (180 / Math.PI), next() * 360 - 180]);
-  return out;
+  const { lat, lon } = spherePoints(count, seed);
+  return Array.from(lat, (y, i): Point => [y, lon[i]]);
 }
 
 describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {

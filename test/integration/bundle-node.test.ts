@@ -25,7 +25,7 @@ const dataset = lib.defaultDataPath();
 const work = mkdtempSync(join(tmpdir(), 'geolookup-bundle-node-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Hard link when the temp folder shares the file system (63 MB, no copy), else copy. */
+/** Hard link when the temp folder shares the file system (no copy of the dataset), else copy. */
 function place(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
   try {
@@ -185,7 +185,7 @@ describe('the packed package installed into another project', () => {
   let installedBy = '';
 
   beforeAll(async () => {
-    // dist/ as `npm run build` makes it, into a private folder (test/package.test.ts rebuilds
+    // dist/ as `npm run build` makes it, into a private folder (test/integration/package.test.ts rebuilds
     // the shared dist/ at the same time); no declarations, which this test does not need.
     const { build } = await import('tsup');
     const { default: config } = await import('../../tsup.config.js');

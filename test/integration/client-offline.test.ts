@@ -7,16 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
 import { createClient, type GeoLookupError, NotFoundError, ValidationError } from '../../src/client/index.js';
-
-/** Deterministic points: mulberry32. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { spherePoints } from '../support/sample-points.js';
 
 const CITIES: [number, number][] = [
   [48.8566, 2.3522],
@@ -40,12 +31,9 @@ const CITIES: [number, number][] = [
 ];
 
 function points(): [number | string, number | string][] {
-  const next = random(20240607);
+  const { lat, lon } = spherePoints(300, 20240607);
   const out: [number | string, number | string][] = [...CITIES];
-  for (let i = 0; i < 300; i++) {
-    const lat = Math.asin(2 * next() - 1) * (180 / Math.PI); // area-uniform
-    out.push([Number(lat.toFixed(5)), Number((next() * 360 - 180).toFixed(5))]);
-  }
+  for (let i = 0; i < lat.length; i++) out.push([Number(lat[i].toFixed(5)), Number(lon[i].toFixed(5))]);
   out.push(['48.8566', '2.3522'], [99, 2], [200, 45], ['1e2', '2'], [' 1', 2]);
   return out;
 }

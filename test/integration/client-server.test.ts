@@ -1,7 +1,6 @@
 // The client against the real geolookup server (src/server), on a loopback port: the four
 // operations, rate-limit headers, and each error mapping. No mocked fetch.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,8 @@ import {
 } from '../../src/client/index.js';
 import { createServer, RATE_HEADERS, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
+import { HOST, listenOnLoopback } from '../support/loopback.js';
+import { rejection } from '../support/thrown.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'geolookup-client-'));
 const keysPath = join(dir, 'keys.json');
@@ -25,18 +26,7 @@ const started: GeoLookupServer[] = [];
 async function start(options: ServerOptions): Promise<string> {
   const server = createServer({ quotaFile: null, watchKeys: false, log: () => {}, ...options });
   started.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function failure(promise: Promise<unknown>): Promise<GeoLookupError> {
-  try {
-    await promise;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GeoLookupError);
-    return e as GeoLookupError;
-  }
-  throw new Error('expected a rejection');
+  return `http://${HOST}:${await listenOnLoopback(server)}`;
 }
 
 let baseUrl: string;
@@ -126,38 +116,38 @@ describe('client ↔ geolookup server', () => {
 
   it('400 → ValidationError with the per-field lists', async () => {
     const client = createClient({ apiKey: key, baseUrl, ...quiet });
-    const swapped = await failure(client.countryFromGps(151.2093, -33.8688));
+    const swapped = await rejection(client.countryFromGps(151.2093, -33.8688));
     expect(swapped).toBeInstanceOf(ValidationError);
     expect(swapped.status).toBe(400);
     expect((swapped as ValidationError).errors.latitude?.[0]).toMatch(/between -90 and 90/);
     expect(swapped.message).toMatch(/swapped/);
-    const both = await failure(client.isInCountry('FR', 1, 'abc'));
+    const both = await rejection(client.isInCountry('FR', 1, 'abc'));
     expect(Object.keys((both as ValidationError).errors).sort()).toEqual(['countryCode', 'longitude']);
     expect((both as ValidationError).errors.countryCode?.[0]).toMatch(/FRA/);
-    const padded = await failure(client.subdivisionFromGps(' 48.85', '2.35'));
+    const padded = await rejection(client.subdivisionFromGps(' 48.85', '2.35'));
     expect(padded).toBeInstanceOf(ValidationError);
   });
 
   it('401 → AuthenticationError: unknown key, revoked key, missing key', async () => {
-    const unknown = await failure(
+    const unknown = await rejection(
       createClient({ apiKey: `glk_000000000000_${'A'.repeat(43)}`, baseUrl, ...quiet }).countryFromGps(1, 2),
     );
     expect(unknown).toBeInstanceOf(AuthenticationError);
-    const gone = await failure(createClient({ apiKey: revoked, baseUrl, ...quiet }).countryFromGps(1, 2));
+    const gone = await rejection(createClient({ apiKey: revoked, baseUrl, ...quiet }).countryFromGps(1, 2));
     expect(gone).toBeInstanceOf(AuthenticationError);
     expect(gone.message).toMatch(/revoked/);
-    const missing = await failure(createClient({ baseUrl, ...quiet }).countryFromGps(1, 2));
+    const missing = await rejection(createClient({ baseUrl, ...quiet }).countryFromGps(1, 2));
     expect(missing).toBeInstanceOf(AuthenticationError);
     expect(missing.message).toMatch(/missing/);
   });
 
   it('404 → NotFoundError: sea, and an unknown code', async () => {
     const client = createClient({ apiKey: key, baseUrl, ...quiet });
-    const sea = await failure(client.countryFromGps(0, -30));
+    const sea = await rejection(client.countryFromGps(0, -30));
     expect(sea).toBeInstanceOf(NotFoundError);
     expect(sea.status).toBe(404);
-    expect(await failure(client.subdivisionFromGps(0, -30))).toBeInstanceOf(NotFoundError);
-    expect(await failure(client.isInCountry('ZZZ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.subdivisionFromGps(0, -30))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.isInCountry('ZZZ', 48.8566, 2.3522))).toBeInstanceOf(NotFoundError);
   });
 
   it('429 (burst) → RateLimitError with Retry-After seconds', async () => {
@@ -167,7 +157,7 @@ describe('client ↔ geolookup server', () => {
     const first = await client.countryFromGps(48.8566, 2.3522);
     expect(first.rateLimit).toMatchObject({ burstLimit: 2, burstRemaining: 1 });
     await client.countryFromGps(48.8566, 2.3522);
-    const err = await failure(client.countryFromGps(48.8566, 2.3522));
+    const err = await rejection(client.countryFromGps(48.8566, 2.3522));
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfter).toBeGreaterThanOrEqual(1);
     expect((err as RateLimitError).retryAfter).toBeLessThanOrEqual(60);
@@ -179,7 +169,7 @@ describe('client ↔ geolookup server', () => {
     expect(ok.rateLimit).toMatchObject({ quotaLimit: 2, quotaRemaining: 1 });
     await client.countryFromGps(48.8566, 2.3522);
     const started = performance.now();
-    const err = await failure(client.countryFromGps(48.8566, 2.3522));
+    const err = await rejection(client.countryFromGps(48.8566, 2.3522));
     expect(performance.now() - started).toBeLessThan(1000); // no backoff sleeping
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfter).toBeGreaterThan(60);
@@ -188,7 +178,7 @@ describe('client ↔ geolookup server', () => {
 
   it('any other status → GeoLookupError with that status and the problem detail (414, not retried)', async () => {
     const client = createClient({ apiKey: key, baseUrl, ...quiet });
-    const err = await failure(client.isInCountry('A'.repeat(3000), 1, 2));
+    const err = await rejection(client.isInCountry('A'.repeat(3000), 1, 2));
     expect(err.constructor).toBe(GeoLookupError);
     expect(err.status).toBe(414);
     expect(err.message).toMatch(/longer than/);

@@ -98,7 +98,7 @@ describe('CLI', () => {
   });
 });
 
-// src/seal.ts: the built code carries the seal of the dataset built beside it and skips the
+// src/node/seal.ts: the built code carries the seal of the dataset built beside it and skips the
 // pointer checks only for that file where the package keeps it.
 describe("the embedded dataset's seal", () => {
   const tmp = mkdtempSync(join(tmpdir(), 'geolookup-seal-'));

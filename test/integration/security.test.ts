@@ -4,13 +4,13 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preload } from '../../src/index.js';
 import { createKey, revokeKey } from '../../src/server/keys.js';
 import { createServer, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
 import { expectWellFormed } from '../support/fuzz-http.js';
-import { exchange, exchangeResponses, HOST, parseResponses } from '../support/raw-http.js';
+import { listenOnLoopback } from '../support/loopback.js';
+import { exchange, exchangeResponses, parseResponses } from '../support/raw-http.js';
 
 let dir: string;
 let keys: string;
@@ -35,8 +35,7 @@ afterAll(async () => {
 async function start(options: ServerOptions = {}): Promise<number> {
   const server = createServer({ keys, quotaFile: join(dir, 'keys.quota.json'), log: (l) => logs.push(l), ...options });
   servers.push(server);
-  await new Promise<void>((r) => server.listen(0, HOST, r));
-  return (server.address() as AddressInfo).port;
+  return listenOnLoopback(server);
 }
 const req = (path: string, lines: string[] = [], method = 'GET') =>
   `${method} ${path} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`;

@@ -1,17 +1,17 @@
 // `geolookup serve` as a real process: SIGTERM during traffic finishes in-flight requests,
 // writes the quota counts and exits 0; the counts survive the restart; SIGHUP reloads keys.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '../../src/server/keys.js';
-import { connectRaw, HOST } from '../support/raw-http.js';
+import { listenOnLoopback, request } from '../support/loopback.js';
+import { connectRaw } from '../support/raw-http.js';
+import { type Served, serve, spawnServe } from '../support/serve-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let keysFile: string;
 let KEY: string;
@@ -32,55 +32,15 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
+/** `geolookup serve` on the test's keys file, killed at the end if a test leaves it running. */
+async function start(...extra: string[]): Promise<Served> {
+  const served = await serve(keysFile, extra);
+  children.push(served.child);
+  return served;
 }
 
-/** Starts `geolookup serve` on an ephemeral loopback port and waits for its "listening" line. */
-function serve(...extra: string[]): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--host', HOST, '--port', '0', '--keys', keysFile, ...extra],
-    { cwd: root },
-  );
-  children.push(child);
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
-    const check = () => {
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve({ child, port: Number(m[1]), output: () => out, exited });
-      }
-    };
-    child.stdout.on('data', check);
-    child.on('exit', () => reject(new Error(`serve exited: ${out}`)));
-  });
-}
-
-function get(
-  port: number,
-  path: string,
-  agent: http.Agent | false = false,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: HOST, port, path, headers: { 'X-API-Key': KEY }, agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
+const get = (port: number, path: string, agent: http.Agent | false = false) =>
+  request(port, path, { 'X-API-Key': KEY }, 'GET', undefined, agent);
 
 const PATHS = [
   '/geo/country/fromGps/48.8566,2.3522',
@@ -92,7 +52,7 @@ const BODIES = ['FRA', 'US-NY', 'true'];
 describe('geolookup serve (child process)', () => {
   it('SIGTERM during traffic: in-flight requests finish, counts are written, exit 0; counts survive the restart', async () => {
     const quotaFile = join(dir, 'keys.quota.json');
-    const a = await serve('--flush-interval', '3600'); // only the shutdown writes the counts
+    const a = await start('--flush-interval', '3600'); // only the shutdown writes the counts
 
     // Four keep-alive clients loop until the server goes away.
     let ok = 0;
@@ -140,7 +100,7 @@ describe('geolookup serve (child process)', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
     // Restart: the count carries on. SIGHUP reloads the keys file.
-    const b = await serve('--flush-interval', '3600');
+    const b = await start('--flush-interval', '3600');
     const r = await get(b.port, PATHS[0]);
     expect(r.status).toBe(200);
     expect(r.headers['x-ratelimit-limit']).toBe('1000000');
@@ -157,13 +117,8 @@ describe('geolookup serve (child process)', () => {
 
   it('a port already in use is reported with exit status 1', async () => {
     const blocker = net.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, HOST, resolve));
-    const port = (blocker.address() as net.AddressInfo).port;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--keys', keysFile],
-      { cwd: root },
-    );
+    const port = await listenOnLoopback(blocker);
+    const child = spawnServe(['--port', String(port), '--keys', keysFile]);
     children.push(child);
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (err += d));

@@ -281,7 +281,10 @@ export class Exotic {
 /** The real argument behind a generated one. */
 export const unwrap = (v: unknown): unknown => (v instanceof Exotic ? v.value : v);
 
-/** Any value for any argument position (exotic values come boxed: pass them through `unwrap`), with weights favouring the interesting ones. */
+/**
+ * Any value for any argument position (exotic values come boxed: pass them through `unwrap`), with
+ * weights favouring the interesting ones.
+ */
 export function anyArgument(codeArb: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 6, arbitrary: inRange(90) },

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { foldLongitude, type PointSet } from './sample-points.js';
 
 export interface PostGIS {
   client: pg.Client;
@@ -142,25 +143,16 @@ export async function loadBoundaries(
  * stored as -180, as the lookup folds it: rows end at 180 with a closed edge,
  * so there the export would answer for the cell west of the antimeridian.
  */
-export async function loadPoints(
-  client: pg.Client,
-  table: string,
-  lons: Float64Array,
-  lats: Float64Array,
-): Promise<void> {
+export async function loadPoints(client: pg.Client, table: string, { lat, lon }: PointSet): Promise<void> {
   await client.query(
     `CREATE TABLE ${table} (id int PRIMARY KEY, lon float8 NOT NULL, lat float8 NOT NULL, geom geometry(Point, 4326) NOT NULL)`,
   );
   const step = 50_000;
-  for (let i = 0; i < lons.length; i += step) {
-    const ids = Array.from({ length: Math.min(step, lons.length - i) }, (_, k) => i + k);
+  for (let i = 0; i < lon.length; i += step) {
+    const ids = Array.from({ length: Math.min(step, lon.length - i) }, (_, k) => i + k);
     await client.query(
       `INSERT INTO ${table} (id, lon, lat, geom) SELECT id, x, y, ST_SetSRID(ST_MakePoint(x, y), 4326) FROM unnest($1::int[], $2::float8[], $3::float8[]) AS t(id, x, y)`,
-      [
-        ids,
-        Array.from(lons.subarray(i, i + step), (x) => (x === 180 ? -180 : x)),
-        Array.from(lats.subarray(i, i + step)),
-      ],
+      [ids, Array.from(lon.subarray(i, i + step), foldLongitude), Array.from(lat.subarray(i, i + step))],
     );
   }
   await client.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
@@ -206,30 +198,28 @@ export interface Disagreement {
 
 /**
  * Compares ST_Covers over `boundaries` with the library's answer for every
- * point of `points` (ids index lats/lons); each disagreement gets its distance
- * to the nearest row edge, so a caller can tell edge effects from errors.
+ * point of `points` (the table loaded from `set`, ids its indices); each disagreement gets its
+ * distance to the nearest row edge, so a caller can tell edge effects from errors.
  */
 export async function compareWithLibrary(
   client: pg.Client,
   points: string,
   boundaries: string,
-  lats: Float64Array,
-  lons: Float64Array,
+  { lat, lon }: PointSet,
   answer: (lat: number, lon: number) => string | null,
 ): Promise<Disagreement[]> {
   const covering = await coveringCodes(client, points, boundaries);
   const out: Disagreement[] = [];
-  for (let i = 0; i < lats.length; i++) {
-    const lib = answer(lats[i], lons[i]);
+  for (let i = 0; i < lat.length; i++) {
+    const lib = answer(lat[i], lon[i]);
     const pgc = covering.get(i) ?? [];
     if (lib === null ? pgc.length === 0 : pgc.length === 1 && pgc[0] === lib) continue;
-    const lon = lons[i] === 180 ? -180 : lons[i];
     out.push({
-      lat: lats[i],
-      lon: lons[i],
+      lat: lat[i],
+      lon: lon[i],
       library: lib,
       postgis: pgc,
-      distanceM: await distanceToEdges(client, boundaries, lon, lats[i], 1e-4),
+      distanceM: await distanceToEdges(client, boundaries, foldLongitude(lon[i]), lat[i], 1e-4),
     });
   }
   return out;

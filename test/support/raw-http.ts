@@ -2,8 +2,7 @@
 // refuse or repair most of what these tests send), everything the server answers collected until it
 // closes the connection, with a hard time limit so a hang fails the test; and a lenient parser.
 import net from 'node:net';
-
-export const HOST = '127.0.0.1';
+import { HOST } from './loopback.js';
 
 export interface RawConnection {
   /** Resolves once the socket is connected (writes made before it are queued). */

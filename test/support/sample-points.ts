@@ -1,5 +1,5 @@
-// The tests' one seeded PRNG and their point samplers: uniform on the sphere, near world cities,
-// near polygon outlines. The same seed gives the same points on every run and machine.
+// The one seeded PRNG and point samplers of the tests and benchmarks: uniform on the sphere, near world
+// cities, near polygon outlines. The same seed gives the same points on every run and machine.
 
 import { createRequire } from 'node:module';
 
@@ -121,39 +121,8 @@ export function foldLongitude(lon: number): number {
   return lon === 180 ? -180 : lon;
 }
 
-export const QUANTISATION_BOUND_M = 0.155;
-
-// ---- Column-named forms (lats / lons), for test/data/oracle.test.ts, test/data/coastal-gaps.test.ts
-// and test/integration/export.test.ts until they take the forms above; new tests use those.
-
-/** @deprecated Points with the columns named lats / lons; use PointSet. */
-export interface Points {
-  lats: Float64Array;
-  lons: Float64Array;
-}
-
-const columns = (p: PointSet): Points => ({ lats: p.lat, lons: p.lon });
-
 /**
- * @deprecated Use spherePoints, which draws each point's latitude first: the same seed gives other
- * points. This draws the longitude first.
+ * How far (metres) the index's vertex rounding may move an edge: half the diagonal of the largest
+ * cell's quantisation step (docs/FORMAT.md); answers may differ from the source polygons only closer.
  */
-export function randomOnSphere(n: number, rnd: Rng): Points {
-  const lats = new Float64Array(n);
-  const lons = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    lons[i] = rnd() * 360 - 180;
-    lats[i] = (Math.asin(2 * rnd() - 1) * 180) / Math.PI;
-  }
-  return { lats, lons };
-}
-
-/** @deprecated Use segmentPoints (the same points, as a PointSet). */
-export function nearSegments(segs: Float64Array, n: number, metres: number, rnd: Rng): Points {
-  return columns(segmentPoints(segs, n, metres, rnd));
-}
-
-/** @deprecated Use joinPoints. */
-export function concat(parts: Points[]): Points {
-  return columns(joinPoints(parts.map((p) => ({ lat: p.lats, lon: p.lons }))));
-}
+export const QUANTISATION_BOUND_M = 0.155;

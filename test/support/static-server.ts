@@ -2,8 +2,8 @@
 // built page and its dataset, with nothing else (no dev server, no transforms).
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
+import { HOST, listenOnLoopback } from './loopback.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -41,10 +41,9 @@ export async function serveStatic(dir: string): Promise<StaticServer> {
     if (req.method === 'HEAD') res.end();
     else createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://${HOST}:${port}/`,
     requests,
     close: () =>
       new Promise<void>((ok) => {

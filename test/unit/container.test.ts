@@ -18,17 +18,10 @@ import {
 import { createGeoLookup, DataError } from '../../src/index.js';
 import { prng } from '../support/sample-points.js';
 import { fixtureBytes, fixturePath, scratchPath } from '../fixtures/datasets.js';
+import { thrown } from '../support/thrown.js';
 
 /** The DataError `f` throws. */
-function dataError(f: () => unknown): DataError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DataError);
-    return e as DataError;
-  }
-  throw new Error('expected a DataError');
-}
+const dataError = (f: () => unknown) => thrown(f, DataError);
 
 const header = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
 /** A damage that edits the bytes where they are. */

@@ -2,21 +2,11 @@
 // at an interior point, enclaves over what surrounds them, the policy's dispute, a subdivision's
 // hole, the antimeridian, parent and alias codes, and the errors. Points are [latitude, longitude].
 import { describe, expect, it } from 'vitest';
-import { GeoLookupError, NotFoundError, ValidationError } from '../../src/index.js';
+import { NotFoundError, ValidationError } from '../../src/index.js';
 import { loadFixture } from '../fixtures/datasets.js';
+import { thrown } from '../support/thrown.js';
 
 const geo = loadFixture('iso');
-
-/** The GeoLookupError `f` throws. */
-function caught(f: () => unknown): GeoLookupError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(GeoLookupError);
-    return e as GeoLookupError;
-  }
-  throw new Error('expected an error');
-}
 
 // [what, latitude, longitude, country, subdivision or null]
 const PLACES: [string, number, number, string, string | null][] = [
@@ -55,7 +45,7 @@ describe('each place of the fixture', () => {
     expect(geo.isInCountry(country.toLowerCase(), lat, lon)).toBe(true);
     expect(geo.trySubdivisionFromGps(lat, lon)).toBe(subdivision);
     if (subdivision === null) {
-      expect(caught(() => geo.subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
+      expect(thrown(() => geo.subdivisionFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
     } else {
       expect(geo.subdivisionFromGps(lat, lon)).toBe(subdivision);
       expect(geo.isInSubdivision(subdivision, lat, lon)).toBe(true);
@@ -103,11 +93,11 @@ describe('no country', () => {
   ])('%s → NotFoundError from the throwing forms, null from the others', (_what, lat, lon) => {
     expect(geo.tryCountryFromGps(lat, lon)).toBeNull();
     expect(geo.trySubdivisionFromGps(lat, lon)).toBeNull();
-    const e = caught(() => geo.countryFromGps(lat, lon));
+    const e = thrown(() => geo.countryFromGps(lat, lon));
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.message).toBe(`No country at ${lat},${lon}.`);
     expect(e.toProblem()).toMatchObject({ status: 404, detail: `No country at ${lat},${lon}.` });
-    expect(caught(() => geo.subdivisionFromGps(lat, lon)).message).toBe(`No subdivision at ${lat},${lon}.`);
+    expect(thrown(() => geo.subdivisionFromGps(lat, lon)).message).toBe(`No subdivision at ${lat},${lon}.`);
     expect(geo.isInCountry('UKR', lat, lon)).toBe(false);
     expect(geo.isInSubdivision('UA-43', lat, lon)).toBe(false);
   });
@@ -130,13 +120,13 @@ describe('subdivision codes', () => {
     expect(geo.boundingBox('FI-01')).toEqual([19.5, 59.8, 20.8, 60.5]);
   });
   it('a reference code without a boundary here, an unknown code, a malformed code', () => {
-    expect(caught(() => geo.isInSubdivision('UA-12', 45, 31)).message).toBe(
+    expect(thrown(() => geo.isInSubdivision('UA-12', 45, 31)).message).toBe(
       'Subdivision "UA-12" is an ISO 3166-2 code, but this dataset holds no boundary for it.',
     );
-    expect(caught(() => geo.isInSubdivision('UA-99', 45, 31)).message).toBe(
+    expect(thrown(() => geo.isInSubdivision('UA-99', 45, 31)).message).toBe(
       'Unknown subdivision code "UA-99": not an ISO 3166-2 code known to this dataset.',
     );
-    const e = caught(() => geo.isInSubdivision('UA', 45, 31)) as ValidationError;
+    const e = thrown(() => geo.isInSubdivision('UA', 45, 31)) as ValidationError;
     expect(e).toBeInstanceOf(ValidationError);
     expect(Object.keys(e.errors)).toEqual(['subdivisionCode']);
   });
@@ -145,14 +135,14 @@ describe('subdivision codes', () => {
 describe('country codes', () => {
   it('a known code elsewhere is false; an unknown one is NotFoundError; alpha-2 names the alpha-3', () => {
     expect(geo.isInCountry('DEU', 45, 31)).toBe(false);
-    expect(caught(() => geo.isInCountry('QQQ', 45, 31))).toBeInstanceOf(NotFoundError);
-    const e = caught(() => geo.isInCountry('ua', 45, 31)) as ValidationError;
+    expect(thrown(() => geo.isInCountry('QQQ', 45, 31))).toBeInstanceOf(NotFoundError);
+    const e = thrown(() => geo.isInCountry('ua', 45, 31)) as ValidationError;
     expect(e.errors.countryCode).toEqual([
       'countryCode must be ISO 3166-1 alpha-3 (three letters); "ua" is alpha-2, use "UKR"',
     ]);
   });
   it('code and coordinate problems come in one error', () => {
-    const e = caught(() => geo.isInCountry('UA', 95, 31)) as ValidationError;
+    const e = thrown(() => geo.isInCountry('UA', 95, 31)) as ValidationError;
     expect(Object.keys(e.errors).sort()).toEqual(['countryCode', 'latitude']);
   });
 });

@@ -2,20 +2,11 @@
 // layer of zones, where a hole answers no zone, an enclave and a zone inside a hole answer
 // themselves, and codes follow the custom rules. Points are [latitude, longitude].
 import { describe, expect, it } from 'vitest';
-import { GeoLookupError, NotFoundError, ValidationError } from '../../src/index.js';
+import { NotFoundError, ValidationError } from '../../src/index.js';
 import { loadFixture } from '../fixtures/datasets.js';
+import { thrown } from '../support/thrown.js';
 
 const zones = loadFixture('zones');
-
-function caught(f: () => unknown): GeoLookupError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(GeoLookupError);
-    return e as GeoLookupError;
-  }
-  throw new Error('expected an error');
-}
 
 // [what, latitude, longitude, zone or null]
 const PLACES: [string, number, number, string | null][] = [
@@ -39,7 +30,7 @@ describe('each place of the zones fixture', () => {
     // One layer: no subdivision anywhere.
     expect(zones.trySubdivisionFromGps(lat, lon)).toBeNull();
     if (zone === null) {
-      expect(caught(() => zones.countryFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
+      expect(thrown(() => zones.countryFromGps(lat, lon))).toBeInstanceOf(NotFoundError);
       for (const code of ['RING', 'CORE', 'ISLAND', 'DATE.LINE_1'])
         expect(zones.isInCountry(code, lat, lon)).toBe(false);
     } else {
@@ -62,16 +53,16 @@ describe('custom codes', () => {
     expect(zones.subdivisions()).toEqual([]);
   });
   it('a well-formed unknown code is NotFoundError, a malformed one ValidationError', () => {
-    expect(caught(() => zones.isInCountry('NOWHERE', 1, 1))).toBeInstanceOf(NotFoundError);
-    const e = caught(() => zones.isInCountry('ring one', 1, 1)) as ValidationError;
+    expect(thrown(() => zones.isInCountry('NOWHERE', 1, 1))).toBeInstanceOf(NotFoundError);
+    const e = thrown(() => zones.isInCountry('ring one', 1, 1)) as ValidationError;
     expect(e).toBeInstanceOf(ValidationError);
     expect(e.errors.countryCode).toEqual([`countryCode must be 1-63 letters, digits, '_', '.' or '-', got "ring one"`]);
     // ISO shapes are no rule here: two letters are a code like any other.
-    expect(caught(() => zones.isInCountry('RI', 1, 1))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => zones.isInCountry('RI', 1, 1))).toBeInstanceOf(NotFoundError);
   });
   it('every subdivision question is NotFoundError: the layer is empty', () => {
-    expect(caught(() => zones.subdivisionFromGps(3.5, 0.5))).toBeInstanceOf(NotFoundError);
-    expect(caught(() => zones.isInSubdivision('RING', 3.5, 0.5))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => zones.subdivisionFromGps(3.5, 0.5))).toBeInstanceOf(NotFoundError);
+    expect(thrown(() => zones.isInSubdivision('RING', 3.5, 0.5))).toBeInstanceOf(NotFoundError);
   });
 });
 

@@ -12,17 +12,10 @@ import {
   quickCoordinate,
   subdivisionCodeProblem,
 } from '../../src/lookup/validate.js';
+import { thrown } from '../support/thrown.js';
 
 /** The ValidationError parsePair throws for a pair. */
-function refused(lat: unknown, lon: unknown): ValidationError {
-  try {
-    parsePair(lat, lon);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ValidationError);
-    return e as ValidationError;
-  }
-  throw new Error(`expected [${String(lat)}, ${String(lon)}] to be refused`);
-}
+const refused = (lat: unknown, lon: unknown) => thrown(() => parsePair(lat, lon), ValidationError);
 
 describe('inRange', () => {
   it('takes the closed ranges and refuses NaN', () => {

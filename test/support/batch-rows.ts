@@ -1,0 +1,163 @@
+// Seeded CSV rows for the batch tests, written in many spellings, and the checks of an output
+// against them: an independent RFC 4180 reader and the library's answer for each row.
+import { writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { tryCountryFromGps, trySubdivisionFromGps, ValidationError } from '../../src/index.js';
+import { cityPoints, prng, spherePoints } from './sample-points.js';
+
+/** An RFC 4180 reader written for the test, character by character, sharing nothing with src/. */
+export function readCsv(text: string, delimiter = ','): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') continue;
+    else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+export const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** What the library says for one pair of coordinates or field values: the codes, or the ValidationError text. */
+export function expected(
+  lat: number | string | undefined,
+  lon: number | string | undefined,
+): { country: string | null; subdivision: string | null; error: string | null } {
+  try {
+    return {
+      country: tryCountryFromGps(lat as string, lon as string),
+      subdivision: trySubdivisionFromGps(lat as string, lon as string),
+      error: null,
+    };
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { country: null, subdivision: null, error: e.message };
+  }
+}
+
+export interface Row {
+  /** The row as written, without its terminator. */
+  raw: string;
+  lat: string | undefined;
+  lon: string | undefined;
+}
+
+/**
+ * Seeded rows: points near cities and anywhere, coordinates in many spellings (quoted,
+ * '5.', '.5', '-0', 17 significant digits), and about 3% bad or odd rows.
+ */
+export function makeRows(n: number, seed: number): Row[] {
+  const r = prng(seed);
+  const city = cityPoints(n, seed + 1);
+  const sphere = spherePoints(n, seed + 2);
+  const bad: [string | undefined, string | undefined, string?][] = [
+    ['NaN', '2'],
+    ['', '2'],
+    [' 12', '3'],
+    ['12 ', '3'],
+    ['1e2', '3'],
+    ['+1', '3'],
+    ['0x10', '3'],
+    ['48,85', '2.35'],
+    ['151.2', '-33.8'],
+    ['91', '0'],
+    ['10', '-180.0001'],
+    ['4"8', '2'],
+    ['abc', 'def'],
+    ['1'.repeat(70), '2'],
+    ['48.85', undefined],
+    [undefined, undefined],
+    ['Infinity', '0'],
+    ['48.85', '2.35\n'],
+  ];
+  const odd = ['-0', '.5', '5.', '-.5', '90', '-90', '0.123456789012345678', '00012.5'];
+  const names = ['plain', 'with, comma', 'with "quotes"', 'two\nlines', 'crlf\r\ninside', 'ünïcödé', ''];
+  const rows: Row[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = r();
+    let lat: string | undefined;
+    let lon: string | undefined;
+    if (u < 0.03) [lat, lon] = bad[Math.floor(r() * bad.length)];
+    else if (u < 0.04) [lat, lon] = [odd[Math.floor(r() * odd.length)], odd[Math.floor(r() * odd.length)]];
+    else {
+      const p = u < 0.5 ? city : sphere;
+      const digits = Math.floor(r() * 9);
+      lat = p.lat[i].toFixed(digits);
+      lon = r() < 0.1 ? String(p.lon[i]) : p.lon[i].toFixed(digits);
+      if (lat === '-0' || /^-0\.0*$/.test(lat)) lat = lat.slice(1);
+    }
+    const name = names[Math.floor(r() * names.length)];
+    const needsQuote = (s: string) => /[",\r\n]/.test(s) || r() < 0.05;
+    const cell = (s: string) => (needsQuote(s) ? quote(s) : s);
+    const cells = [String(i), cell(name)];
+    if (lat !== undefined) cells.push(cell(lat));
+    if (lon !== undefined) cells.push(cell(lon));
+    if (lat !== undefined && lon !== undefined && r() < 0.5) cells.push('tail');
+    rows.push({ raw: cells.join(','), lat, lon });
+  }
+  return rows;
+}
+
+export function writeCsv(
+  file: string,
+  rows: Row[],
+  opts: { bom?: boolean; crlfEvery?: number; header?: string } = {},
+): string {
+  const every = opts.crlfEvery ?? 7;
+  const text = `${(opts.bom ? '\uFEFF' : '') + (opts.header ?? 'id,name,latitude,longitude')}\n${rows.map((row, i) => row.raw + (i % every === 3 ? '\r\n' : '\n')).join('')}`;
+  writeFileSync(file, text);
+  return text;
+}
+
+/** Checks every output row against its input row and the library; returns the counts. */
+export function checkCsv(
+  out: string,
+  rows: Row[],
+  fields: ('country' | 'subdivision')[] = ['country', 'subdivision'],
+  header = 'id,name,latitude,longitude',
+) {
+  const parsed = readCsv(out.replace(/^\uFEFF/, ''));
+  const width = header.split(',').length;
+  expect(parsed[0]).toEqual([...header.split(','), ...fields, 'error']);
+  expect(parsed.length - 1).toBe(rows.length);
+  const counts = { found: 0, notFound: 0, errors: 0 };
+  for (let i = 0; i < rows.length; i++) {
+    const got = parsed[i + 1];
+    // A short row is padded to the header's width; a long row's extra fields follow the error cell.
+    const input = readCsv(`${rows[i].raw}\n`)[0];
+    const padded = [...input.slice(0, width), ...Array<string>(Math.max(0, width - input.length)).fill('')];
+    const want = expected(rows[i].lat, rows[i].lon);
+    expect(got.slice(0, width), `row ${i}`).toEqual(padded);
+    expect(got.slice(width + fields.length + 1), `row ${i}`).toEqual(input.slice(width));
+    const cells = got.slice(width, width + fields.length + 1);
+    const wanted = [...fields.map((f) => want[f] ?? ''), want.error ?? ''];
+    if (JSON.stringify(cells) !== JSON.stringify(wanted))
+      expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
+    if (want.error) counts.errors++;
+    else if (want[fields[0]]) counts.found++;
+    else counts.notFound++;
+  }
+  return counts;
+}
