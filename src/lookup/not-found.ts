@@ -1,43 +1,50 @@
 // The NotFoundErrors of the four operations: nothing at a point, and codes the dataset does not know.
 
-import { NotFoundError } from './errors.js';
+import { NotFoundError, PROBLEM_TYPES } from './errors.js';
 
 /**
- * "Nothing here" is an expected answer (most of the sea), so its error is cheap: no stack trace,
- * and the message is written when first read. Every way of reading it must give the same text:
- * test/contract/contract.test.ts, "the "nothing here" error reads the same".
+ * "Nothing here" is an expected answer (most of the sea), so its error is cheap: made without the
+ * Error constructor (which captures a stack), its message written when first read, its stack the
+ * header line alone. It reads as any NotFoundError: test/contract/contract.test.ts, "the "nothing
+ * here" error reads the same".
  */
-const Base = NotFoundError;
 // Named NotFoundError so that logs and util.inspect show the class users catch.
-const NothingHere = class NotFoundError extends Base {
+const NothingHere = class NotFoundError {
+  readonly name = 'NotFoundError';
+  readonly status = 404;
+  readonly type = PROBLEM_TYPES.notFound;
   readonly #layer: string;
   readonly #lat: number | string;
   readonly #lon: number | string;
   constructor(layer: string, lat: number | string, lon: number | string) {
-    super(undefined as unknown as string);
     this.#layer = layer;
     this.#lat = lat;
     this.#lon = lon;
   }
-  describe(): string {
+  get message(): string {
     return `No ${this.#layer} at ${this.#lat},${this.#lon}.`;
   }
+  set message(text: string) {
+    ownValue(this, 'message', text);
+  }
+  get stack(): string {
+    return `${this.name}: ${this.message}`;
+  }
+  set stack(text: string) {
+    ownValue(this, 'stack', text);
+  }
 };
-Object.defineProperty(NothingHere.prototype, 'message', {
-  get(this: InstanceType<typeof NothingHere>) {
-    return this.describe();
-  },
-});
+
+/** Code that rewrites an error's message or stack (loggers, test runners) gets an own property, as on an Error. */
+function ownValue(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: false });
+}
+// Inherits toProblem, title and instanceof from NotFoundError, GeoLookupError and Error.
+Object.setPrototypeOf(NothingHere.prototype, NotFoundError.prototype);
 
 /** The error for a valid point that no country (layer 'country') or subdivision holds. */
 export function nothingHere(layer: string, lat: number | string, lon: number | string): NotFoundError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new NothingHere(layer, lat, lon);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return new NothingHere(layer, lat, lon) as unknown as NotFoundError;
 }
 
 export function unknownCountry(code: unknown): NotFoundError {

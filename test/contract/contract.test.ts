@@ -242,6 +242,11 @@ describe('no country', () => {
       expect(e.stack).toBe(`NotFoundError: ${text}`);
       expect(e.toProblem().detail).toBe(text);
       expect(inspect(e)).toContain(`NotFoundError: ${text}`);
+      expect(e).toBeInstanceOf(Error);
+      // Loggers and test runners rewrite these on errors they handle.
+      e.stack = 'rewritten stack';
+      e.message = 'rewritten message';
+      expect([e.stack, e.message]).toEqual(['rewritten stack', 'rewritten message']);
     }
   });
   it('ATA is a known code and always false', () => {
