@@ -1,9 +1,12 @@
 // Code tables, sorted by code: the whole ISO 3166 reference (iso-3166) so validation knows every
-// code, or a custom build's zone codes as its country file names them.
+// code, with parents reconciled against Debian's iso-codes (policy/hierarchy.ts), or a custom
+// build's zone codes as its country file names them.
 
 import { iso31661, iso31662 } from 'iso-3166';
 import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
+import { type Hierarchy, reconcileHierarchy } from '../policy/hierarchy.js';
 import type { Feature } from './geojson.js';
+import { readIsoCodes } from './iso-codes.js';
 
 export interface CodeTables {
   countries: CountryInfo[];
@@ -25,6 +28,14 @@ function tables(countries: CountryInfo[], subdivisions: SubdivisionInfo[]): Code
   return { countries, subdivisions, countryIndex, alpha2Index, subdivisionIndex };
 }
 
+let hierarchy: Hierarchy | null = null;
+
+/** The reconciled parent links, computed once per process (the code tables and the report both read them). */
+export function isoHierarchy(): Hierarchy {
+  hierarchy ??= reconcileHierarchy(iso31662, readIsoCodes());
+  return hierarchy;
+}
+
 /** The ISO reference plus the policy's user-assigned codes (Kosovo's XKX). */
 export function isoCodeTables(userAssigned: Record<string, { alpha2: string; name: string }>): CodeTables {
   const countries: CountryInfo[] = iso31661.map((c) => ({
@@ -35,10 +46,11 @@ export function isoCodeTables(userAssigned: Record<string, { alpha2: string; nam
   }));
   for (const [code, u] of Object.entries(userAssigned))
     countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
+  const { parents } = isoHierarchy();
   const subdivisions = iso31662.map((s) => ({
     code: s.code,
     name: s.name,
-    parent: s.parent,
+    parent: parents.get(s.code)!,
     country: s.code.slice(0, 2),
     covered: false,
   }));

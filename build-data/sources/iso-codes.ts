@@ -1,0 +1,56 @@
+// Debian's iso-codes (the `iso-codes` package): its ISO 3166-2 list, read for the parent links the
+// pinned iso-3166 package leaves at the country (policy/hierarchy.ts). The build stops without it:
+// a fallback would bring back the wrong isInSubdivision answers those missing links gave.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+export const ISO_CODES_JSON = '/usr/share/iso-codes/json/iso_3166-2.json';
+
+export interface IsoCodesEntry {
+  code: string;
+  /** The parent's full code (GB-ENG), or the country's alpha-2 (GB) where iso-codes names none. */
+  parent: string;
+}
+
+const CODE = /^[A-Z]{2}-[A-Z0-9]+$/;
+
+/**
+ * The parent field is a suffix of the same country (FR-01's "ARA" is FR-ARA), except where it holds
+ * the full code (GB-CMA's "GB-ENG"): a suffix never holds a '-'.
+ */
+function fullParent(code: string, parent: string): string {
+  return parent.includes('-') ? parent : `${code.slice(0, 2)}-${parent}`;
+}
+
+/** Every entry of the list; a missing file or an entry not of the package's schema fails the build. */
+export function readIsoCodes(path = ISO_CODES_JSON): IsoCodesEntry[] {
+  if (!existsSync(path)) {
+    throw new Error(
+      `${path} is missing: the build reads ISO 3166-2 parent links from Debian's iso-codes. ` +
+        'Run `sudo bash scripts/system-deps.sh`, or install the Debian package iso-codes.',
+    );
+  }
+  const list = (JSON.parse(readFileSync(path, 'utf8')) as { '3166-2'?: unknown })['3166-2'];
+  if (!Array.isArray(list)) throw new Error(`${path}: no "3166-2" list`);
+  return list.map((e: { code?: unknown; parent?: unknown }) => {
+    const { code, parent } = e;
+    const full = typeof parent === 'string' && typeof code === 'string' ? fullParent(code, parent) : '';
+    if (typeof code !== 'string' || !CODE.test(code) || (parent !== undefined && !CODE.test(full)))
+      throw new Error(`${path}: unexpected entry ${JSON.stringify(e)}`);
+    return { code, parent: parent === undefined ? code.slice(0, 2) : full };
+  });
+}
+
+/** The installed package's version, as dpkg knows it; "unknown" where dpkg-query is unavailable. */
+export function isoCodesVersion(): string {
+  try {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field syntax, not a template
+    return execFileSync('dpkg-query', ['-W', '-f=${Version}', 'iso-codes'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
