@@ -14,6 +14,7 @@ import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
 import { type BuildConfig, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
 import { writeReport } from './report.js';
+import { packsSummary } from './sources/hans-island.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { writeDataset, writeFeatures } from './write.js';
 
@@ -114,7 +115,8 @@ function filesUnder(dir: string): string[] {
 /**
  * Whole folders, not a list: the build, the format it writes and the lookup code it runs (slots are
  * checked with the runtime's own ring test), so any file added there invalidates the stamp; and the
- * lockfile, since the pinned source packages' versions are the data's versions.
+ * lockfile, since the pinned source packages' versions are the data's versions. The config holds
+ * the data packs' presence and sha256 (sources/hans-island.ts), so adding or removing one rebuilds.
  */
 function inputsHash(config: BuildConfig, indexOptions: IndexOptions): string {
   const hash = createHash('sha256');
@@ -147,6 +149,7 @@ function atomicWrite(file: string, data: Uint8Array | string): void {
 
 function main(): void {
   const { config, indexOptions, outDir, force } = parseCommandLine(process.argv.slice(2));
+  console.log(`build-data: ${packsSummary(config.packs)}`);
   // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
   const stamp = join(outDir, `${config.name}.inputs-sha256`);
   const hash = inputsHash(config, indexOptions);

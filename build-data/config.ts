@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { SourceInfo } from '../src/format/dataset.js';
+import { type DataPacks, findDataPacks, hansIslandSource } from './sources/hans-island.js';
+import { isoCodesVersion } from './sources/iso-codes.js';
 import { type Replacement, sourceName } from './sources/replacements.js';
 
 const require = createRequire(import.meta.url);
@@ -19,6 +21,8 @@ export interface BuildConfig {
   sea: { path: string; codeProperty: string } | null;
   /** replacements: countries whose subdivisions come from another source (sources/replacements.ts). */
   subdivisions: { path: string; codeProperty: string; replacements?: Replacement[] } | null;
+  /** The default world build with its sea layer only (the packs hold sea): found or not, with hashes. */
+  packs: DataPacks | null;
   sources: SourceInfo[];
 }
 
@@ -35,6 +39,7 @@ export interface ConfigArgs {
 
 export function makeConfig(a: ConfigArgs = {}): BuildConfig {
   const custom = a.countries !== undefined;
+  const packs = custom || a.sea === 'none' ? null : findDataPacks();
   return {
     name: a.name ?? 'world',
     codes: a.codes ?? (custom ? 'custom' : 'iso'),
@@ -65,9 +70,10 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
                 }
               : {}),
           },
+    packs,
     sources: custom
       ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
-      : worldSources(),
+      : [...worldSources(), ...(packs ? [hansIslandSource(packs.hansIsland)] : [])],
   };
 }
 
@@ -119,6 +125,13 @@ function worldSources(): SourceInfo[] {
       version: pkgVersion('iso-3166'),
       licence: 'MIT',
       role: 'ISO 3166-1 / 3166-2 reference codes, names and parents',
+    },
+    {
+      name: 'Debian iso-codes',
+      version: isoCodesVersion(),
+      licence: 'LGPL-2.1-or-later',
+      url: 'https://salsa.debian.org/iso-codes-team/iso-codes',
+      role: 'ISO 3166-2 parent links',
     },
   ];
 }

@@ -2,6 +2,8 @@
 
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex } from './index/build-index.js';
+import { isoHierarchy } from './sources/code-tables.js';
+import { packsSummary } from './sources/hans-island.js';
 import type { Sources } from './sources/load.js';
 
 function quantile(sorted: number[], q: number): number {
@@ -27,13 +29,13 @@ function sourcesSection(src: Sources, config: BuildConfig): string[] {
 
 function countsSection(src: Sources, index: BuiltIndex, sizes: { dataset: number; features: number }): string[] {
   const held = src.subdivisions.filter((s) => s.covered).length;
-  const land = src.countryParts.length - src.seaParts;
+  const land = src.countryParts.length - src.seaParts - src.patchParts;
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
   return [
     ...section('Counts'),
     `- countries with land: ${src.countries.filter((c) => c.covered).length} of ${src.countries.length} codes known`,
     `- subdivisions answerable (held or ancestor of held): ${held} of ${src.subdivisions.length} reference codes`,
-    `- country parts: ${src.countryParts.length} (${land} land, ${src.seaParts} sea); ` +
+    `- country parts: ${src.countryParts.length} (${land} land, ${src.seaParts} sea, ${src.patchParts} data pack); ` +
       `subdivision parts: ${src.subdivisionParts.length}`,
     `- source vertices: countries ${src.sourceVertices.country}, subdivisions ${src.sourceVertices.subdivision}`,
     `- inland-water holes filled in country polygons: ${src.filledHoles.count} (${src.filledHoles.vertices} vertices)`,
@@ -126,6 +128,39 @@ function subdivisionSections(src: Sources): string[] {
   return L;
 }
 
+/** The parent links reconciled with Debian's iso-codes (policy/hierarchy.ts), and every one not taken. */
+function hierarchySection(config: BuildConfig): string[] {
+  if (config.codes !== 'iso') return [];
+  const h = isoHierarchy();
+  const L = section(
+    'ISO 3166-2 parent links (pinned iso-3166 reconciled with Debian iso-codes)',
+    `iso-codes' parent adopted for ${h.adopted.length} codes; both references agree on ${h.agreed}; ` +
+      `${h.notAdopted.length} iso-codes links not adopted:`,
+    '',
+    '| code | iso-codes parent | ours | reason |',
+    '|---|---|---|---|',
+  );
+  for (const n of h.notAdopted) L.push(`| ${n.code} | ${n.isoCodes} | ${n.ours} | ${n.reason} |`);
+  L.push(
+    '',
+    `Not adopted, not in the pinned reference: ${h.notInPinned.length} iso-codes codes: ` +
+      `${h.notInPinned.join(', ') || 'none'}.`,
+    '',
+    `Pinned codes iso-codes does not list (their parent is the pinned one): ${h.notInIsoCodes.length}: ` +
+      `${h.notInIsoCodes.join(', ') || 'none'}.`,
+  );
+  return L;
+}
+
+/** The optional data packs beside the project (sources/hans-island.ts): which were read, which were missing. */
+function dataPacksSection(config: BuildConfig): string[] {
+  return [
+    ...section('Data packs'),
+    `${packsSummary(config.packs)}.`,
+    'Their parts rank after the sea layer: they answer only where neither land nor sea does.',
+  ];
+}
+
 export function writeReport(
   src: Sources,
   index: BuiltIndex,
@@ -135,11 +170,13 @@ export function writeReport(
 ): string {
   return [
     ...sourcesSection(src, config),
+    ...dataPacksSection(config),
     ...countsSection(src, index, sizes),
     ...coastalGapsSection(index, gapKm),
     ...overlapsSection(src, index),
     ...policySections(src),
     ...subdivisionSections(src),
+    ...hierarchySection(config),
     '',
   ].join('\n');
 }

@@ -25,3 +25,12 @@ export function rankSeaAfterLand(seaParts: Part[], landParts: Part[]): void {
   assignRanks(seaParts, (a, b) => land(a) - land(b) || a.area - b.area || a.country - b.country, landParts.length);
   for (const p of seaParts) p.sea = true;
 }
+
+/**
+ * A patch's parts (sources/hans-island.ts) rank after every land and sea part, so they answer only
+ * where neither does; they count as sea, so land covering a cell drops them (index/layers.ts).
+ */
+export function rankPatchAfterSea(patchParts: Part[], ranked: number): void {
+  assignRanks(patchParts, (a, b) => a.area - b.area || a.country - b.country, ranked);
+  for (const p of patchParts) p.sea = true;
+}

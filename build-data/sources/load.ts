@@ -10,13 +10,14 @@ import { type DuplicateLog, dropDuplicateParts } from '../policy/duplicates.js';
 import type { FilledHoles } from '../policy/holes.js';
 import { type LandFromAdmin1Log, landFromAdmin1 } from '../policy/land-from-admin1.js';
 import { type Policy, readPolicy } from '../policy/policy.js';
-import { rankByArea, rankSeaAfterLand } from '../policy/ranking.js';
+import { rankByArea, rankPatchAfterSea, rankSeaAfterLand } from '../policy/ranking.js';
 import { type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
 import { type SeaReassigned, seaFollowsLand, territoryPairs } from '../policy/sea-follows-land.js';
 import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
 import { type CodeTables, isoCodeTables, zoneCodeTables } from './code-tables.js';
 import { type CountryTally, type DroppedCountry, readLand, readSea } from './country-layers.js';
 import { type Feature, readGeoJSON } from './geojson.js';
+import { readHansIsland } from './hans-island.js';
 import { type Part, vertexCount } from './parts.js';
 
 export interface Sources {
@@ -32,6 +33,8 @@ export interface Sources {
   filledHoles: FilledHoles;
   duplicates: DuplicateLog[];
   seaParts: number;
+  /** Parts from data packs (sources/hans-island.ts), ranked after the sea: in countryParts, after the sea. */
+  patchParts: number;
   /** Land taken from admin-1 outlines (policy landFromAdmin1). */
   landFromAdmin1: LandFromAdmin1Log[];
   /** Sea parts given to the country whose land they hold (policy seaFollowsLand). */
@@ -43,6 +46,7 @@ export interface Sources {
 interface CountryLayers {
   landParts: Part[];
   seaParts: Part[];
+  patchParts: Part[];
   duplicates: DuplicateLog[];
   landFromAdmin1: LandFromAdmin1Log[];
   seaReassigned: SeaReassigned[];
@@ -50,7 +54,8 @@ interface CountryLayers {
 
 /**
  * Land first (enclaves win by area), then the sea layer ranked after all land, so it only answers
- * where no land is; then the policy's disputes across both.
+ * where no land is; then the policy's disputes across both; last the data packs' patches, which
+ * answer only where neither land nor sea does.
  */
 function loadCountries(
   config: BuildConfig,
@@ -80,7 +85,11 @@ function loadCountries(
     rankSeaAfterLand(seaParts, landParts);
   }
   if (iso) applyDisputes([landParts, seaParts], policy, tables.countryIndex);
-  return { landParts, seaParts, duplicates, landFromAdmin1: fromAdmin1.log, seaReassigned };
+  const pack = iso ? config.packs?.hansIsland.path : null;
+  const patchParts = pack ? readHansIsland(pack, tables) : [];
+  tally.vertices += vertexCount(patchParts);
+  rankPatchAfterSea(patchParts, landParts.length + seaParts.length);
+  return { landParts, seaParts, patchParts, duplicates, landFromAdmin1: fromAdmin1.log, seaReassigned };
 }
 
 export function loadSources(config: BuildConfig, here: string): Sources {
@@ -116,7 +125,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     countries,
     subdivisions,
     aliases: iso ? resolveAliases(policy, tables) : {},
-    countryParts: [...layers.landParts, ...layers.seaParts],
+    countryParts: [...layers.landParts, ...layers.seaParts, ...layers.patchParts],
     subdivisionParts,
     policy,
     remapApplied: remapApplied(remap),
@@ -127,6 +136,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     duplicates: layers.duplicates,
     seaReassigned: layers.seaReassigned,
     seaParts: layers.seaParts.length,
+    patchParts: layers.patchParts.length,
     replacedSubdivisions: subdivisionLayer.replaced,
   };
 }

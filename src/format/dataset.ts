@@ -35,6 +35,8 @@ export interface SourceInfo {
   attribution?: string;
   url?: string;
   role: string;
+  /** sha256 of a data pack file read by the build (not an npm package). */
+  sha256?: string;
 }
 
 export interface DatasetMeta {
