@@ -6,14 +6,15 @@
 //   config.ts the build configurations; write.ts the dataset and features files; report.ts the report
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
 import { type BuildConfig, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
 import { writeReport } from './report.js';
+import { hashFolders } from './hash-folders.js';
 import { packsSummary } from './sources/hans-island.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { writeDataset, writeFeatures } from './write.js';
@@ -104,14 +105,6 @@ function parseCommandLine(argv: string[]) {
   return { config, indexOptions, outDir: resolve(root, values.out), force: values.force };
 }
 
-/** Every source file below `dir`, in a stable order. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((n) => /\.(ts|mjs|json)$/.test(n))
-    .sort()
-    .map((n) => join(dir, n));
-}
-
 /**
  * Whole folders, not a list: the build, the format it writes and the lookup code it runs (slots are
  * checked with the runtime's own ring test), so any file added there invalidates the stamp; and the
@@ -119,10 +112,7 @@ function filesUnder(dir: string): string[] {
  * the data packs' presence and sha256 (sources/hans-island.ts), so adding or removing one rebuilds.
  */
 function inputsHash(config: BuildConfig, indexOptions: IndexOptions): string {
-  const hash = createHash('sha256');
-  for (const dir of ['build-data', 'src/format', 'src/lookup']) {
-    for (const f of filesUnder(join(root, dir))) hash.update(relative(root, f)).update(readFileSync(f));
-  }
+  const hash = hashFolders(createHash('sha256'), root, ['build-data', 'src/format', 'src/lookup']);
   hash.update(readFileSync(join(root, 'package-lock.json')));
   hash.update(JSON.stringify({ config, indexOptions }));
   return hash.digest('hex');

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { hashFolders } from '../../build-data/hash-folders.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const DATASET = join(ROOT, 'dist-data', 'world.geolookup');
@@ -35,13 +36,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Path of the csv-wkt export of `layer` for the current dataset, with how long making it took (0 when cached). */
 export async function exportFile(layer: 'country' | 'subdivision'): Promise<{ path: string; seconds: number }> {
-  const hash = createHash('sha256').update(readFileSync(DATASET));
-  // Whole folders that shape an export, so a new module there cannot leave a stale cache.
-  for (const dir of ['src/export', 'src/format', 'src/lookup', 'src/cli']) {
-    for (const f of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).sort()) {
-      if (f.endsWith('.ts')) hash.update(f).update(readFileSync(join(ROOT, dir, f)));
-    }
-  }
+  // The dataset and the code that shapes an export: a changed module cannot leave a stale cache.
+  const hash = hashFolders(createHash('sha256').update(readFileSync(DATASET)), ROOT, [
+    'src/export',
+    'src/format',
+    'src/lookup',
+    'src/cli',
+  ]);
   const tag = hash.digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'geolookup-export-cache');
   mkdirSync(dir, { recursive: true });
