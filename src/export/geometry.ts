@@ -136,24 +136,10 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
   const rings: Float64Array[] = [];
   for (let start = 0; start < count; start++) {
     if (used[start]) continue;
-    // A ring that comes back to a vertex it passed (two pieces touching at a
-    // point) is split there into two rings: validators reject a ring that
-    // touches itself, but accept two rings meeting at a point.
     const pts: number[] = [];
-    const at = new Map<string, number>();
-    const close = (from: number) => {
-      const ring = dropStraightVertices(pts.slice(from));
-      if (ring.length >= 6) rings.push(ring);
-      for (let i = from; i < pts.length; i += 2) at.delete(`${pts[i]},${pts[i + 1]}`);
-      pts.length = from;
-    };
     let e = start;
     while (!used[e]) {
       used[e] = 1;
-      const key = `${edges[4 * e]},${edges[4 * e + 1]}`;
-      const seenAt = at.get(key);
-      if (seenAt !== undefined) close(seenAt);
-      at.set(key, pts.length);
       pts.push(edges[4 * e], edges[4 * e + 1]);
       const ex = edges[4 * e + 2];
       const ey = edges[4 * e + 3];
@@ -176,9 +162,18 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
       if (best < 0) break;
       e = best;
     }
-    close(0);
+    const raw = Float64Array.from(pts);
+    for (const loop of splitAtRepeats(raw) ?? [raw]) {
+      const ring = dropStraightVertices(Array.from(loop));
+      if (ring.length >= 6) rings.push(ring);
+    }
   }
 
+  return polygonsOf(rings);
+}
+
+/** Counter-clockwise rings become outers, the others holes of the smallest outer that holds them. */
+export function polygonsOf(rings: Float64Array[]): FlatPolygon[] {
   const outers: { ring: Float64Array; area: number; holes: Float64Array[] }[] = [];
   const holes: Float64Array[] = [];
   for (const r of rings) {
@@ -195,6 +190,30 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
     if (owner) owner.holes.push(h);
   }
   return outers.map((o) => [o.ring, ...o.holes]);
+}
+
+/**
+ * A ring that passes a vertex twice (two loops touching at a point) as separate rings: validators
+ * reject a ring touching itself but accept rings meeting at a point. Null when there is none.
+ */
+export function splitAtRepeats(ring: Float64Array): Float64Array[] | null {
+  const at = new Map<string, number>();
+  const pts: number[] = [];
+  const loops: Float64Array[] = [];
+  for (let i = 0; i < ring.length; i += 2) {
+    const key = `${ring[i]},${ring[i + 1]}`;
+    const seen = at.get(key);
+    if (seen !== undefined) {
+      if (pts.length - seen >= 6) loops.push(Float64Array.from(pts.slice(seen)));
+      for (let k = seen; k < pts.length; k += 2) at.delete(`${pts[k]},${pts[k + 1]}`);
+      pts.length = seen;
+    }
+    at.set(key, pts.length);
+    pts.push(ring[i], ring[i + 1]);
+  }
+  if (loops.length === 0) return null;
+  if (pts.length >= 6) loops.push(Float64Array.from(pts));
+  return loops;
 }
 
 /** Drops vertices where the ring goes straight on (cut points of one segment). */
