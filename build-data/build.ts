@@ -15,7 +15,7 @@ import { type BuildConfig, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
-import { packsSummary } from './sources/hans-island.js';
+import { packsSummary } from './sources/data-packs.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { writeDataset, writeFeatures } from './write.js';
 
@@ -158,7 +158,9 @@ function main(): void {
   const parts = `${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts`;
   console.log(`build-data: ${parts} loaded in ${Date.now() - t0} ms`);
   const t1 = Date.now();
-  const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions);
+  const at = new Map(src.subdivisions.map((s, i) => [s.code, i]));
+  const parents = Int32Array.from(src.subdivisions, (s) => at.get(s.parent) ?? -1);
+  const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions, parents);
   console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
   markCovered(src, index);
 

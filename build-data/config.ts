@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { SourceInfo } from '../src/format/dataset.js';
-import { type DataPacks, findDataPacks, hansIslandSource } from './sources/hans-island.js';
+import { type DataPacks, findDataPacks } from './sources/data-packs.js';
+import { hansIslandSource } from './sources/hans-island.js';
+import { osmAdminSource } from './sources/osm-admin.js';
 import { isoCodesVersion } from './sources/iso-codes.js';
 import { type Replacement, sourceName } from './sources/replacements.js';
 
@@ -73,7 +75,10 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
     packs,
     sources: custom
       ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
-      : [...worldSources(), ...(packs ? [hansIslandSource(packs.hansIsland)] : [])],
+      : [
+          ...worldSources(),
+          ...(packs ? [hansIslandSource(packs.found.hansIsland), osmAdminSource(packs.found.osmAdmin)] : []),
+        ],
   };
 }
 

@@ -2,8 +2,9 @@
 
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex } from './index/build-index.js';
+import { subdivisionSourcesSection } from './report-subdivision-sources.js';
 import { isoHierarchy } from './sources/code-tables.js';
-import { packsSummary } from './sources/hans-island.js';
+import { packsSummary } from './sources/data-packs.js';
 import type { Sources } from './sources/load.js';
 
 function quantile(sorted: number[], q: number): number {
@@ -176,6 +177,7 @@ export function writeReport(
     ...overlapsSection(src, index),
     ...policySections(src),
     ...subdivisionSections(src),
+    ...subdivisionSourcesSection(src),
     ...hierarchySection(config),
     '',
   ].join('\n');

@@ -9,7 +9,9 @@ import type { DatasetMeta } from '../src/format/dataset.js';
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex, IndexOptions } from './index/build-index.js';
 import { slotTables } from './index/slots.js';
+import type { SourceInfo } from '../src/format/dataset.js';
 import type { Sources } from './sources/load.js';
+import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
 import type { Part } from './sources/parts.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -46,7 +48,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     name: config.name,
     codes: config.codes,
     params: { fanouts: params.fanouts, margin: params.margin },
-    sources: config.sources,
+    sources: withOsmCountries(config.sources, src),
     countries: src.countries,
     subdivisions: src.subdivisions,
     aliases: src.aliases,
@@ -137,4 +139,10 @@ export function writeFeatures(src: Sources): Uint8Array {
   const pbf = new Pbf();
   const bytes = encode({ type: 'FeatureCollection', features } as never, pbf);
   return wrapPayload(KIND_FEATURES, bytes);
+}
+
+/** The OSM source names the countries whose subdivisions it gives (policy/subdivision-source.ts). */
+function withOsmCountries(sources: SourceInfo[], src: Sources): SourceInfo[] {
+  const chosen = src.subdivisionSources.filter((c) => c.source === 'osm').map((c) => c.country);
+  return sources.map((s) => (s.name === OSM_ADMIN_SOURCE ? { ...s, countries: chosen } : s));
 }

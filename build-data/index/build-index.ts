@@ -63,6 +63,8 @@ export function buildIndex(
   subdivisionParts: Part[],
   countryCount: number,
   opts: IndexOptions,
+  /** Each subdivision's parent subdivision index, or -1 (policy/hierarchy.ts). */
+  subdivisionParents?: Int32Array,
 ): BuiltIndex {
   const regions = createRegions(subdivisionParts, countryCount);
   const b: IndexBuilder = {
@@ -71,7 +73,7 @@ export function buildIndex(
     blockCountry: new Grow(Uint16Array),
     records: new Grow(Uint32Array),
     regions,
-    gaps: createCoastalGaps(subdivisionParts, regions.hasSubdivisions, opts.gapKm),
+    gaps: createCoastalGaps(subdivisionParts, regions.hasSubdivisions, opts.gapKm, subdivisionParents),
     stats: {
       tables: 0,
       seaDropped: 0,

@@ -24,9 +24,16 @@ export interface CoastalGaps {
   distancesKm: number[];
   /** Cells where no subdivision of the country lay within gapKm. */
   misses: number;
+  /** Each subdivision's parent subdivision index, or -1: nested outlines (OSM's levels) overlap. */
+  parents: Int32Array;
 }
 
-export function createCoastalGaps(parts: Part[], hasSubdivisions: boolean[], gapKm: number): CoastalGaps {
+export function createCoastalGaps(
+  parts: Part[],
+  hasSubdivisions: boolean[],
+  gapKm: number,
+  parents: Int32Array = new Int32Array(0),
+): CoastalGaps {
   const segs: number[] = [];
   const segOwner: number[] = [];
   for (let i = 0; i < parts.length; i++) {
@@ -46,7 +53,7 @@ export function createCoastalGaps(parts: Part[], hasSubdivisions: boolean[], gap
   }
   if (segOwner.length === 0) index.add(0, 0, 0, 0);
   index.finish();
-  return { parts, hasSubdivisions, gapKm, segs, segOwner, index, distancesKm: [], misses: 0 };
+  return { parts, hasSubdivisions, gapKm, segs, segOwner, index, distancesKm: [], misses: 0, parents };
 }
 
 const cosOf = (y: number) => Math.max(Math.cos((y * Math.PI) / 180), 0.01);
@@ -116,8 +123,12 @@ export function nearestSubdivision(g: CoastalGaps, c: number, x: number, y: numb
  */
 export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, win: Box): Int32Array | null {
   const winArea = (win.x1 - win.x0) * (win.y1 - win.y0);
+  // A parent's piece overlaps its children's: leave it out of the sum, which may then fall short
+  // of a covered window (a needless table, still right) but never claims an uncovered one full.
+  const outer = new Set<number>();
+  for (const p of items) for (let s = g.parents[p.part.subdivision] ?? -1; s >= 0; s = g.parents[s] ?? -1) outer.add(s);
   let covered = 0;
-  for (const p of items) covered += partArea(p.rings);
+  for (const p of items) if (!outer.has(p.part.subdivision)) covered += partArea(p.rings);
   if (covered >= winArea * (1 - 1e-9)) return null; // no gap: the default answers nothing
   const ids = segmentsNearLeaf(g, c, cell);
   const subs = new Set<number>();

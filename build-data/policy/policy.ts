@@ -12,6 +12,10 @@ export interface Policy {
   noCountry: Record<string, string>;
   /** Natural Earth admin-1 features (by adm1_code) whose outline is land no OSM country polygon holds. */
   landFromAdmin1?: Record<string, { country: string; name: string }>;
+  /** Per alpha-2, Natural Earth code → the code its area answers where OSM's outlines leave a unit out. */
+  osmFill?: Record<string, Record<string, string>>;
+  /** OSM codes whose conflict with Natural Earth was reviewed: OSM is right (policy/subdivision-source.ts). */
+  osmConflictsReviewed?: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
   disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];

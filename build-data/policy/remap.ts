@@ -29,8 +29,8 @@ export interface Remap {
   applied: Map<string, RemapLog>;
 }
 
-export function readRemap(policyDir: string): Remap {
-  const path = join(policyDir, 'subdivision-remap.json');
+export function readRemap(policyDir: string, file = 'subdivision-remap.json'): Remap {
+  const path = join(policyDir, file);
   const entries: RemapEntry[] = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).entries : [];
   return {
     byCode: new Map(entries.filter((e) => e.match.iso_3166_2).map((e) => [e.match.iso_3166_2!, e])),

@@ -11,14 +11,16 @@ import type { FilledHoles } from '../policy/holes.js';
 import { type LandFromAdmin1Log, landFromAdmin1 } from '../policy/land-from-admin1.js';
 import { type Policy, readPolicy } from '../policy/policy.js';
 import { rankByArea, rankPatchAfterSea, rankSeaAfterLand } from '../policy/ranking.js';
-import { type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
+import { type RemapLog, remapApplied } from '../policy/remap.js';
+import type { SourceChoice } from '../policy/subdivision-source.js';
 import { type SeaReassigned, seaFollowsLand, territoryPairs } from '../policy/sea-follows-land.js';
-import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
+import type { ReplacedSubdivisions } from './admin1.js';
 import { type CodeTables, isoCodeTables, zoneCodeTables } from './code-tables.js';
 import { type CountryTally, type DroppedCountry, readLand, readSea } from './country-layers.js';
 import { type Feature, readGeoJSON } from './geojson.js';
 import { readHansIsland } from './hans-island.js';
 import { type Part, vertexCount } from './parts.js';
+import { loadSubdivisionLayer, type SubdivisionLayer } from './subdivisions.js';
 
 export interface Sources {
   countries: CountryInfo[];
@@ -28,6 +30,11 @@ export interface Sources {
   subdivisionParts: Part[];
   policy: Policy;
   remapApplied: RemapLog[];
+  /** The OSM pack's codes brought to the reference (policy/osm-remap.json), or left out. */
+  osmRemapApplied: RemapLog[];
+  /** Per country with OSM outlines, the source chosen and its scores (policy/subdivision-source.ts). */
+  subdivisionSources: SourceChoice[];
+  osmFills: SubdivisionLayer['fills'];
   droppedCountries: DroppedCountry[];
   sourceVertices: { country: number; subdivision: number };
   filledHoles: FilledHoles;
@@ -85,7 +92,7 @@ function loadCountries(
     rankSeaAfterLand(seaParts, landParts);
   }
   if (iso) applyDisputes([landParts, seaParts], policy, tables.countryIndex);
-  const pack = iso ? config.packs?.hansIsland.path : null;
+  const pack = iso ? config.packs?.found.hansIsland.path : null;
   const patchParts = pack ? readHansIsland(pack, tables) : [];
   tally.vertices += vertexCount(patchParts);
   rankPatchAfterSea(patchParts, landParts.length + seaParts.length);
@@ -111,32 +118,29 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     tally,
   );
 
-  const remap = readRemap(policyDir);
   const subdivisionLayer = config.subdivisions
-    ? readSubdivisionLayer(config.subdivisions, subdivisionFeatures, tables, remap)
-    : { parts: [], vertices: 0, replaced: [] };
-  const subdivisionParts = subdivisionLayer.parts;
-  if (config.subdivisions)
-    rankByArea(subdivisionParts, (p) =>
-      p.subdivision >= 0 ? subdivisions[p.subdivision].code : countries[p.country].code,
-    );
+    ? loadSubdivisionLayer(config, subdivisionFeatures, tables, policy, policyDir)
+    : null;
 
   return {
     countries,
     subdivisions,
     aliases: iso ? resolveAliases(policy, tables) : {},
     countryParts: [...layers.landParts, ...layers.seaParts, ...layers.patchParts],
-    subdivisionParts,
+    subdivisionParts: subdivisionLayer?.parts ?? [],
     policy,
-    remapApplied: remapApplied(remap),
+    remapApplied: subdivisionLayer ? remapApplied(subdivisionLayer.remap) : [],
+    osmRemapApplied: subdivisionLayer?.osmRemap ?? [],
+    subdivisionSources: subdivisionLayer?.choices ?? [],
+    osmFills: subdivisionLayer?.fills ?? [],
     droppedCountries: tally.dropped,
     landFromAdmin1: layers.landFromAdmin1,
-    sourceVertices: { country: tally.vertices, subdivision: subdivisionLayer.vertices },
+    sourceVertices: { country: tally.vertices, subdivision: subdivisionLayer?.vertices ?? 0 },
     filledHoles: tally.filledHoles,
     duplicates: layers.duplicates,
     seaReassigned: layers.seaReassigned,
     seaParts: layers.seaParts.length,
     patchParts: layers.patchParts.length,
-    replacedSubdivisions: subdivisionLayer.replaced,
+    replacedSubdivisions: subdivisionLayer?.replaced ?? [],
   };
 }

@@ -37,6 +37,8 @@ export interface SourceInfo {
   role: string;
   /** sha256 of a data pack file read by the build (not an npm package). */
   sha256?: string;
+  /** ISO 3166-1 alpha-2 of the countries this source gives data for, where it is not all of them. */
+  countries?: string[];
 }
 
 export interface DatasetMeta {

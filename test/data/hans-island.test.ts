@@ -9,27 +9,13 @@ import { join } from 'node:path';
 import pip from 'point-in-polygon-hao';
 import { describe, expect, it } from 'vitest';
 import { readGeoJSON } from '../../build-data/sources/geojson.js';
-import { dataPacksDir, HANS_ISLAND_FILE, HANS_ISLAND_SHA256 } from '../../build-data/sources/hans-island.js';
-import { datasetInfo, type SourceInfo, tryCountryFromGps, trySubdivisionFromGps } from '../../src/index.js';
+import { dataPacksDir, PACKS } from '../../build-data/sources/data-packs.js';
+import { tryCountryFromGps, trySubdivisionFromGps } from '../../src/index.js';
+import { packSource, skipWithoutPack } from '../support/data-packs.js';
 
 const require = createRequire(import.meta.url);
-const source = datasetInfo().sources.find((s) => s.name.startsWith('Hans Island 2022 treaty')) as
-  | (SourceInfo & { sha256?: string })
-  | undefined;
-
-/** Skips without the pack, unless GEOLOOKUP_REQUIRE_DATA_PACKS is set: then one failing test says why. */
-function skipWithoutPack(): boolean {
-  if (source) return false;
-  const missing = `the dataset was built without the data pack ${HANS_ISLAND_FILE} (see its data report)`;
-  if (process.env.GEOLOOKUP_REQUIRE_DATA_PACKS) {
-    it('the dataset holds the Hans Island data pack (GEOLOOKUP_REQUIRE_DATA_PACKS is set)', () => {
-      throw new Error(missing);
-    });
-  } else {
-    console.warn(`Hans Island tests skipped: ${missing}`);
-  }
-  return true;
-}
+const { file: HANS_ISLAND_FILE, sha256: HANS_ISLAND_SHA256 } = PACKS.hansIsland;
+const source = packSource('Hans Island 2022 treaty');
 
 /** The countries of `path`'s features (code in A3) whose polygons hold the point. */
 function countriesAt(path: string, lat: number, lon: number): string[] {
@@ -43,7 +29,7 @@ function countriesAt(path: string, lat: number, lon: number): string[] {
     .map((f) => String(f.properties?.A3));
 }
 
-describe.skipIf(skipWithoutPack())('Hans Island (data pack)', () => {
+describe.skipIf(skipWithoutPack(source, HANS_ISLAND_FILE, 'Hans Island'))('Hans Island (data pack)', () => {
   it('is a dataset source with its date, licence, attribution and the checked sha256', () => {
     expect(source).toEqual({
       name: `Hans Island 2022 treaty (data pack ${HANS_ISLAND_FILE})`,
@@ -60,8 +46,9 @@ describe.skipIf(skipWithoutPack())('Hans Island (data pack)', () => {
     expect(tryCountryFromGps(80.826, -66.48)).toBe('CAN');
     expect(trySubdivisionFromGps(80.826, -66.48)).toBe('CA-NU');
     expect(tryCountryFromGps(80.827, -66.44)).toBe('GRL');
-    // Greenland has no subdivision polygon in the subdivision sources.
-    expect(trySubdivisionFromGps(80.827, -66.44)).toBeNull();
+    // Avannaata holds Greenland's half in OSM's outlines; Natural Earth draws no Greenland subdivision.
+    const osm = packSource('OpenStreetMap admin boundaries');
+    expect(trySubdivisionFromGps(80.827, -66.44)).toBe(osm ? 'GL-AV' : null);
   });
 
   it('keeps the maritime answer where the pack would give the other country', () => {

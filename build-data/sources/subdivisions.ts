@@ -1,0 +1,106 @@
+// The subdivision layer: Natural Earth (with TIGER and VG250 in place of it for the US and Germany),
+// and OpenStreetMap's 2020 outlines for the countries policy/subdivision-source.ts chooses them for,
+// when the data pack is there. Ranked: smaller areas first; then the policy's OSM fills.
+
+import type { BuildConfig } from '../config.js';
+import type { Policy } from '../policy/policy.js';
+import { assignRanks, rankByArea } from '../policy/ranking.js';
+import { type Remap, type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
+import { chooseSubdivisionSources, type SourceChoice } from '../policy/subdivision-source.js';
+import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
+import type { CodeTables } from './code-tables.js';
+import type { Feature } from './geojson.js';
+import { dropCoveredParents, osmParts } from './osm-admin.js';
+import { type Part, toParts, vertexCount } from './parts.js';
+
+export interface SubdivisionLayer {
+  parts: Part[];
+  vertices: number;
+  replaced: ReplacedSubdivisions[];
+  remap: Remap;
+  /** Per country with OSM outlines: the scores and the source taken (empty without the pack). */
+  choices: SourceChoice[];
+  osmRemap: RemapLog[];
+  /** Natural Earth features filling a unit OSM lacks (policy osmFill), by the code they answer. */
+  fills: { code: string; from: string; parts: number }[];
+}
+
+/** Natural Earth features of OSM countries that answer where OSM does not (policy osmFill). */
+function fillParts(policy: Policy, features: Feature[], tables: CodeTables, osmCountries: Set<number>, path: string) {
+  const parts: Part[] = [];
+  const fills: SubdivisionLayer['fills'] = [];
+  for (const [a2, table] of Object.entries(policy.osmFill ?? {})) {
+    const c = tables.alpha2Index.get(a2);
+    if (c === undefined || !osmCountries.has(c)) continue;
+    for (const [from, code] of Object.entries(table)) {
+      const s = tables.subdivisionIndex.get(code);
+      const f = features.find((x) => x.properties?.iso_3166_2 === from);
+      if (s === undefined || !f)
+        throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: no such code or feature`);
+      const own = toParts(f, 'subdivision', c, s, `${path} ${from} (fill)`);
+      fills.push({ code, from, parts: own.length });
+      parts.push(...own);
+    }
+  }
+  return { parts, fills };
+}
+
+export function loadSubdivisionLayer(
+  config: BuildConfig,
+  features: Feature[],
+  tables: CodeTables,
+  policy: Policy,
+  policyDir: string,
+): SubdivisionLayer {
+  const subs = config.subdivisions!;
+  const remap = readRemap(policyDir);
+  const ne = readSubdivisionLayer(subs, features, tables, remap);
+  const key = (p: Part) =>
+    p.subdivision >= 0 ? tables.subdivisions[p.subdivision].code : tables.countries[p.country].code;
+  const pack = config.codes === 'iso' ? config.packs?.found.osmAdmin.path : null;
+  if (!pack) {
+    rankByArea(ne.parts, key);
+    return { ...ne, remap, choices: [], osmRemap: [], fills: [] };
+  }
+  const osmRemap = readRemap(policyDir, 'osm-remap.json');
+  const all = osmParts(pack, tables, osmRemap, new Set(Object.keys(policy.aliases)));
+  const replaced = new Set(ne.replaced.map((r) => r.country));
+  const candidates = new Map<string, number>();
+  for (const p of all) {
+    const a2 = tables.countries[p.country].alpha2;
+    if (!replaced.has(a2)) candidates.set(a2, p.country);
+  }
+  const kept = [...candidates.values()].flatMap((c) =>
+    dropCoveredParents(
+      all.filter((p) => p.country === c),
+      tables.subdivisions,
+      tables.subdivisionIndex,
+    ),
+  );
+  const choices = chooseSubdivisionSources(
+    ne.parts,
+    kept,
+    tables.subdivisions,
+    tables.subdivisionIndex,
+    candidates,
+    policy.osmConflictsReviewed ?? {},
+  );
+  const osmCountries = new Set(choices.filter((c) => c.source === 'osm').map((c) => candidates.get(c.country)!));
+  const parts = [
+    ...ne.parts.filter((p) => !osmCountries.has(p.country)),
+    ...kept.filter((p) => osmCountries.has(p.country)),
+  ];
+  rankByArea(parts, key);
+  const fill = fillParts(policy, features, tables, osmCountries, subs.path);
+  assignRanks(fill.parts, (a, b) => a.area - b.area || key(a).localeCompare(key(b)), parts.length);
+  parts.push(...fill.parts);
+  return {
+    parts,
+    vertices: vertexCount(parts),
+    replaced: ne.replaced,
+    remap,
+    choices,
+    osmRemap: remapApplied(osmRemap),
+    fills: fill.fills,
+  };
+}
