@@ -23,6 +23,8 @@ export default defineConfig({
           name: 'dataset',
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**'],
+          // Every answer of a geolookup server started by these tests is checked against its OpenAPI document.
+          setupFiles: ['test/support/openapi-conformance.ts'],
         },
       },
     ],

@@ -1,10 +1,15 @@
 // npm run bench:server: the geolookup HTTP server (API keys, burst windows and monthly
 // quotas all on, limits raised so nothing is refused) against a bare node:http server
-// answering a constant string, both driven by autocannon over loopback in the same run.
+// answering a constant string, all driven by autocannon over loopback in the same run; with
+// redis-server installed, also one and two instances counting in one Redis (--redis).
 // Each server runs in its own child process; autocannon runs here. Where `taskset` exists and
 // there are two or more CPUs, the server is pinned to one CPU and this process to another, so
-// the two do not take turns on the same core (this also steadies the figures a lot).
+// the two do not take turns on the same core (this also steadies the figures a lot); Redis gets a
+// CPU of its own from four CPUs up, else shares the load generator's.
 // Latency percentiles come from every response's own timing (autocannon's histogram has 1 ms steps).
+//
+// It also reports each server's CPU time per request (Linux /proc), steadier than req/s where
+// other work shares the machine.
 //
 // BENCH_SECONDS (default 30) per server, split into BENCH_ROUNDS (default 10) alternating rounds;
 // BENCH_CONNECTIONS (default 10); BENCH_PIN=0 to not pin.
@@ -12,11 +17,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RedisServer, redisMissing, startRedis } from '../test/support/redis.js';
 
 interface Histogram {
   average: number;
@@ -63,7 +69,22 @@ const PATHS = [
   '/geo/subdivision/FR-IDF/isInSubdivision?latitude=48.8566&longitude=2.3522',
 ];
 
-async function child(mode: string, keys: string | undefined): Promise<void> {
+const REDIS_MISSING = redisMissing();
+/** The servers measured, in the order of each round. */
+const MODES = ['bare', 'geolookup', ...(REDIS_MISSING ? [] : ['redis', 'redis×2'])] as const;
+type Mode = (typeof MODES)[number];
+const LABELS: Record<Mode, string> = {
+  bare: 'bare node:http (constant)',
+  geolookup: 'geolookup (keys + limits)',
+  redis: 'geolookup --redis, 1 instance',
+  'redis×2': 'geolookup --redis, 2 instances',
+};
+// CPUs: this process (the load generator) on 0; servers on the others; Redis on a CPU of its own
+// from four CPUs up, else on the load generator's (it inherits this process's pinning).
+const REDIS_CPU = CPUS >= 4 ? CPUS - 1 : 0;
+const serverCpu = (k: number) => 1 + (k % Math.max(1, CPUS >= 4 ? CPUS - 2 : CPUS - 1));
+
+async function child(mode: string, keys: string, redis: string | undefined): Promise<void> {
   let server: http.Server;
   if (mode === 'bare') {
     server = http.createServer((_req, res) => {
@@ -73,7 +94,14 @@ async function child(mode: string, keys: string | undefined): Promise<void> {
   } else {
     const { createServer } = await import('../src/server/server.js');
     // Keys, burst windows and quota accounting on; the limits raised so the bench is not throttled.
-    server = createServer({ keys, limits: { burstPerMinute: Number.MAX_SAFE_INTEGER }, flushIntervalMs: 10_000 });
+    const s = createServer({
+      keys,
+      redis,
+      limits: { burstPerMinute: Number.MAX_SAFE_INTEGER },
+      flushIntervalMs: 10_000,
+    });
+    await s.ready();
+    server = s;
   }
   server.listen(0, HOST, () => process.stdout.write(`port ${(server.address() as AddressInfo).port}\n`));
   process.on('SIGTERM', () => {
@@ -82,10 +110,15 @@ async function child(mode: string, keys: string | undefined): Promise<void> {
   });
 }
 
-function startChild(mode: string, keys: string): Promise<{ proc: ChildProcess; port: number }> {
-  const args = ['--import', 'tsx', join(here, 'server.ts'), '--serve', mode, keys];
+function startChild(
+  mode: string,
+  keys: string,
+  cpu: number,
+  redis = '',
+): Promise<{ proc: ChildProcess; port: number }> {
+  const args = ['--import', 'tsx', join(here, 'server.ts'), '--serve', mode, keys, redis];
   const proc = PIN
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -104,6 +137,9 @@ class Tally {
   seconds = 0;
   non2xx = 0;
   errors = 0;
+  /** CPU time (ms) of the server processes, and of Redis, while they were measured. */
+  serverCpu = 0;
+  redisCpu = 0;
   times = new Float64Array(1 << 20);
   n = 0;
 
@@ -122,12 +158,12 @@ class Tally {
   }
 }
 
-function drive(port: number, key: string, duration: number, tally?: Tally): Promise<void> {
+function driveOne(port: number, key: string, duration: number, connections: number, tally?: Tally): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const instance = autocannon(
       {
         url: `http://${HOST}:${port}`,
-        connections: CONNECTIONS,
+        connections,
         duration,
         pipelining: 1,
         requests: PATHS.map((path) => ({ method: 'GET', path, headers: { 'X-API-Key': key } })),
@@ -136,7 +172,6 @@ function drive(port: number, key: string, duration: number, tally?: Tally): Prom
         if (err) return reject(err);
         if (tally) {
           tally.requests += r.requests.total;
-          tally.seconds += duration;
           tally.non2xx += r.non2xx;
           tally.errors += r.errors + r.timeouts;
         }
@@ -147,70 +182,137 @@ function drive(port: number, key: string, duration: number, tally?: Tally): Prom
   });
 }
 
+/** Drives the instances of one server at once, the connections shared among them. */
+async function drive(ports: number[], key: string, duration: number, tally?: Tally): Promise<void> {
+  const each = Math.max(1, Math.round(CONNECTIONS / ports.length));
+  await Promise.all(ports.map((port) => driveOne(port, key, duration, each, tally)));
+  if (tally) tally.seconds += duration;
+}
+
+async function get(port: number, key: string): Promise<string> {
+  return new Promise<string>((resolve, reject) =>
+    http
+      .get({ host: HOST, port, path: PATHS[0], headers: { 'X-API-Key': key } }, (res) => {
+        let b = '';
+        res.on('data', (d) => (b += d)).on('end', () => resolve(`${res.statusCode} ${b}`));
+      })
+      .on('error', reject),
+  );
+}
+
+async function startServers(keys: string, redis: RedisServer | null) {
+  const servers: Partial<Record<Mode, { proc: ChildProcess; port: number }[]>> = {};
+  servers.bare = [await startChild('bare', keys, serverCpu(0))];
+  servers.geolookup = [await startChild('geo', keys, serverCpu(0))];
+  if (redis) {
+    servers.redis = [await startChild('geo', keys, serverCpu(0), redis.url)];
+    servers['redis×2'] = [
+      await startChild('geo', keys, serverCpu(0), redis.url),
+      await startChild('geo', keys, serverCpu(1), redis.url),
+    ];
+  }
+  return servers as Record<Mode, { proc: ChildProcess; port: number }[]>;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'geolookup-bench-'));
   const keys = join(dir, 'keys.json');
   const { createKey } = await import('../src/server/keys.js');
   const { key } = createKey(keys, 'pro', { monthlyQuota: Number.MAX_SAFE_INTEGER });
-  const servers = { bare: await startChild('bare', keys), geolookup: await startChild('geo', keys) };
-  const tallies = { bare: new Tally(), geolookup: new Tally() };
-  const roundRatios: number[] = [];
+  if (REDIS_MISSING) console.log(`no Redis rows: ${REDIS_MISSING}`);
+  const redis = REDIS_MISSING ? null : await startRedis();
+  if (redis && PIN && REDIS_CPU !== 0) spawnSync('taskset', ['-a', '-p', '-c', String(REDIS_CPU), String(redis.pid())]);
+  const servers = await startServers(keys, redis);
+  const tallies = Object.fromEntries(MODES.map((m) => [m, new Tally()])) as Record<Mode, Tally>;
+  const ratios = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
   try {
-    // Sanity: the geolookup server answers the real thing with the key.
-    const body = await new Promise<string>((resolve, reject) =>
-      http
-        .get({ host: HOST, port: servers.geolookup.port, path: PATHS[0], headers: { 'X-API-Key': key } }, (res) => {
-          let b = '';
-          res.on('data', (d) => (b += d)).on('end', () => resolve(`${res.statusCode} ${b}`));
-        })
-        .on('error', reject),
-    );
-    if (body !== '200 FRA') throw new Error(`unexpected answer: ${body}`);
-    for (const mode of ['bare', 'geolookup'] as const) await drive(servers[mode].port, key, 2); // warm-up (JIT, connections), not reported
-    // Alternate the two servers in rounds, so drift in the machine's speed (or another process
-    // taking a CPU for a while) hits both alike; each round gives one paired ratio.
+    // Sanity: every geolookup server answers the real thing with the key.
+    for (const mode of MODES)
+      for (const { port } of servers[mode]) {
+        const body = await get(port, key);
+        if (mode !== 'bare' && body !== '200 FRA') throw new Error(`${mode}: unexpected answer: ${body}`);
+      }
+    for (const mode of MODES) await drive(ports(servers[mode]), key, 2); // warm-up (JIT, connections), not reported
+    // Alternate the servers in rounds, so drift in the machine's speed (or another process taking
+    // a CPU for a while) hits all alike; each round gives one paired ratio per server.
     for (let round = 0; round < ROUNDS; round++) {
-      const before = tallies.bare.requests;
-      await drive(servers.bare.port, key, SECONDS / ROUNDS, tallies.bare);
-      const bareRound = tallies.bare.requests - before;
-      const beforeGeo = tallies.geolookup.requests;
-      await drive(servers.geolookup.port, key, SECONDS / ROUNDS, tallies.geolookup);
-      roundRatios.push((tallies.geolookup.requests - beforeGeo) / bareRound);
+      const got = {} as Record<Mode, number>;
+      for (const mode of MODES) {
+        const t = tallies[mode];
+        const before = t.requests;
+        const cpu0 = cpuOf(servers[mode].map((s) => s.proc.pid));
+        const redis0 = cpuOf([redis?.pid()]);
+        await drive(ports(servers[mode]), key, SECONDS / ROUNDS, t);
+        t.serverCpu += cpuOf(servers[mode].map((s) => s.proc.pid)) - cpu0;
+        if (mode.startsWith('redis')) t.redisCpu += cpuOf([redis?.pid()]) - redis0;
+        got[mode] = t.requests - before;
+      }
+      for (const mode of MODES) ratios[mode].push(got[mode] / got.bare);
     }
   } finally {
-    for (const { proc } of Object.values(servers)) {
+    for (const { proc } of Object.values(servers).flat()) {
       proc.kill('SIGTERM');
       await new Promise((res) => (proc.exitCode === null ? proc.once('exit', res) : res(null)));
     }
+    await redis?.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  report(tallies, ratios);
+}
 
+const ports = (list: { port: number }[]) => list.map((s) => s.port);
+
+const TICK_MS = 1000 / (Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
+/** User + system CPU time (ms) of these processes so far; 0 where /proc cannot tell (not Linux). */
+function cpuOf(pids: (number | undefined)[]): number {
+  let ms = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch {}
+  }
+  return ms;
+}
+
+function report(tallies: Record<Mode, Tally>, ratios: Record<Mode, number[]>): void {
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const pinning = PIN
+    ? `, load generator on CPU 0, servers on CPU ${[...new Set([serverCpu(0), serverCpu(1)])].join(' and ')}, Redis on CPU ${REDIS_CPU}`
+    : '';
   console.log(
     `\nautocannon ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} alternating rounds after a 2 s warm-up, loopback, Node ${process.version}, ` +
-      `${CPUS} CPUs${PIN ? ', server and load generator pinned to separate CPUs' : ''}; requests cycle through the four routes\n`,
+      `${CPUS} CPUs${pinning}; requests cycle through the four routes\n`,
   );
-  console.log('server                       req/s   p50 ms   p99 ms   non-2xx   errors');
+  console.log(
+    'server                            req/s   p50 ms   p99 ms   non-2xx   errors   CPU µs/req (Redis)   / bare (median round)',
+  );
   const rps = (t: Tally) => t.requests / t.seconds;
-  for (const mode of ['bare', 'geolookup'] as const) {
+  const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const mode of MODES) {
     const t = tallies[mode];
-    const label = mode === 'bare' ? 'bare node:http (constant)' : 'geolookup (keys + limits)';
+    const vs = mode === 'bare' ? '' : `${pct(rps(t) / rps(tallies.bare))} (${pct(median(ratios[mode]))})`;
+    const us = (ms: number) => fmt((ms * 1000) / t.requests, 1);
+    const cpu = `${us(t.serverCpu)}${mode.startsWith('redis') ? ` (${us(t.redisCpu)})` : ''}`;
     console.log(
-      `${label.padEnd(25)} ${fmt(rps(t)).padStart(8)} ${fmt(t.percentile(0.5), 3).padStart(8)} ${fmt(t.percentile(0.99), 3).padStart(8)} ${String(t.non2xx).padStart(9)} ${String(t.errors).padStart(8)}`,
+      `${LABELS[mode].padEnd(30)} ${fmt(rps(t)).padStart(8)} ${fmt(t.percentile(0.5), 3).padStart(8)} ${fmt(t.percentile(0.99), 3).padStart(8)} ${String(t.non2xx).padStart(9)} ${String(t.errors).padStart(8)}   ${cpu.padEnd(18)}   ${vs}`,
     );
   }
-  const ratio = rps(tallies.geolookup) / rps(tallies.bare);
-  const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
-  const median = [...roundRatios].sort((a, b) => a - b)[Math.floor(roundRatios.length / 2)];
-  console.log(
-    `\nthroughput ratio geolookup / bare: ${pct(ratio)} overall, median of the ${ROUNDS} paired rounds ${pct(median)} (target ≥ 70%)`,
-  );
-  console.log(`per round: ${roundRatios.map(pct).join(', ')}`);
-  if (tallies.geolookup.non2xx || tallies.geolookup.errors)
-    console.log('warning: the geolookup server answered non-2xx or failed some requests');
+  console.log('\ntargets: geolookup ≥ 70% of bare, geolookup --redis (1 instance) ≥ 40%');
+  // On a shared machine the req/s drift with the neighbours' load; CPU time per request much less.
+  const perReq = (m: Mode) => tallies[m].serverCpu / tallies[m].requests;
+  for (const mode of MODES.slice(1))
+    console.log(`bare / ${mode} server CPU per request: ${pct(perReq('bare') / perReq(mode))}`);
+  for (const mode of MODES.slice(1)) console.log(`per round, ${mode}: ${ratios[mode].map(pct).join(', ')}`);
+  for (const mode of MODES.slice(1))
+    if (tallies[mode].non2xx || tallies[mode].errors)
+      console.log(`warning: ${mode} answered non-2xx or failed some requests`);
 }
+
 const serveAt = process.argv.indexOf('--serve');
-if (serveAt !== -1) void child(process.argv[serveAt + 1], process.argv[serveAt + 2]);
+if (serveAt !== -1)
+  void child(process.argv[serveAt + 1], process.argv[serveAt + 2], process.argv[serveAt + 3] || undefined);
 else
   main().catch((e) => {
     console.error(e);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Debian packages the integration tests use: chromium (browser bundle test) and PostGIS
-# (export/oracle tests). Installs only what is missing; needs root or sudo. Tests that need
+# Debian packages the integration tests use: chromium (browser bundle test), PostGIS
+# (export/oracle tests) and redis-server (the server's shared limits, server-redis*.test.ts, and
+# the Redis rows of bench:server). Installs only what is missing; needs root or sudo. Tests that need
 # them skip with a message when they are absent, so a plain `npm test` still runs elsewhere.
 # iso-codes is the build's: `npm run build-data` reads its ISO 3166-2 parent links and stops without them.
 set -euo pipefail
@@ -19,6 +20,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/iso-codes/json/iso_3166-2.json ] || need+=(iso-codes)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] || install "${need[@]}"
 # The extension comes in a package per server version (postgresql-15-postgis-3); the `postgis`
 # package alone holds only its tools, and the extension is a mere Recommends of it.

@@ -16,6 +16,8 @@ export interface OptionSpec {
   value?: string;
   /** Help text; '\n' starts a continuation line under the first. */
   help: string;
+  /** A string option that may be given more than once: its value is the list. */
+  multiple?: boolean;
 }
 
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -33,7 +35,7 @@ export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
 }
 
 export type Values<O extends OptionSpecs> = {
-  [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string;
+  [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['multiple'] extends true ? string[] : string;
 } & { help?: boolean };
 
 export interface Parsed<O extends OptionSpecs> {
@@ -120,7 +122,7 @@ export function parseCommand<O extends OptionSpecs>(spec: CommandSpec<O>, argv: 
   const { flags, positionals } = separate(argv, options);
   const config: ParseArgsConfig['options'] = {};
   for (const [name, o] of Object.entries(options))
-    config[name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+    config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   try {
     const { values } = parseArgs({ args: flags, options: config, strict: true, allowPositionals: false });
     return { values: values as Values<O>, positionals };

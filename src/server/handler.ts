@@ -1,10 +1,14 @@
-// The request handler, in the documented order of checks: Host, method, target length,
-// /healthz, API key, limits, then the route's answer (or its 400/404) with ETag revalidation.
+// The request handler, in the documented order of checks: CORS preflight, Host, method, target
+// length, the paths without a key (/healthz, /openapi.json, /metrics), API key, limits, then the
+// route's answer (or its 400/404) with ETag revalidation.
 
 import type http from 'node:http';
 import { GeoLookupError, PROBLEM_TYPES } from '../lookup/errors.js';
-import { admit, type Grant } from './admission.js';
+import { answerOpenPath, healthText } from './admin.js';
+import { admit, admitShared, type Grant } from './admission.js';
 import { identify } from './auth.js';
+import { applyCors } from './cors.js';
+import { observeRequest } from './observe.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
 import { readHeaders, seen } from './request-headers.js';
 import {
@@ -21,16 +25,27 @@ import {
 import { answer, UnknownRouteError } from './routes.js';
 import type { Client, ServerState } from './state.js';
 
+/** The client of the request being handled, once known (for the metrics and the access log). */
+let identified: Client | null = null;
+
 /** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
 export function handleRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const observed = state.metrics !== null || state.accessLog !== null;
+  const started = observed ? performance.now() : 0;
+  identified = null;
   try {
     handle(state, req, res);
   } catch (e) {
-    const what = `${req.method} ${(req.url ?? '').slice(0, 200)}`;
-    state.log(`geolookup: internal error on ${what}: ${(e as Error)?.stack ?? String(e)}`);
-    if (!res.headersSent) sendProblem(state, res, problem(500, 'An unexpected error occurred.'));
-    else res.destroy();
+    internalError(state, req, res, e);
   }
+  if (observed) observeRequest(state, req, res, identified, started);
+}
+
+function internalError(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, e: unknown): void {
+  const what = `${req.method} ${(req.url ?? '').slice(0, 200)}`;
+  state.log(`geolookup: internal error on ${what}: ${(e as Error)?.stack ?? String(e)}`);
+  if (!res.headersSent) sendProblem(state, res, problem(500, 'An unexpected error occurred.'));
+  else res.destroy();
 }
 
 function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -44,22 +59,33 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
     // After an Upgrade request node's parser reads nothing more on this connection: close it after the answer.
     res.shouldKeepAlive = false;
   }
+  // A preflight is answered here; other answers to a listed origin get its CORS headers.
+  if (state.cors !== null && applyCors(state.cors, seen.origin, req, res, state.closing)) return;
   const url = req.url ?? '/';
   if (refuseRequest(state, req, res, url)) return;
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
   if (path === '/healthz') {
-    send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, 'ok');
+    send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, healthText(state));
     return;
   }
+  if (answerOpenPath(state, res, path)) return;
   const client = identify(state, req, verdict);
   if (typeof client === 'string') {
     sendProblem(state, res, problem(401, client, PROBLEM_TYPES.authentication), { 'WWW-Authenticate': 'X-API-Key' });
     return;
   }
-  const grant = admit(state, res, client);
-  if (grant !== null) respond(state, res, client, grant, path, query);
+  identified = client;
+  if (state.shared === null) {
+    const grant = admit(state, res, client);
+    if (grant !== null) respond(state, res, client, grant, path, query, seen.ifNoneMatch);
+    return;
+  }
+  const ifNoneMatch = seen.ifNoneMatch; // `seen` belongs to the next request once this one awaits Redis
+  admitShared(state, res, client, state.shared)
+    .then((grant) => grant !== null && respond(state, res, client, grant, path, query, ifNoneMatch))
+    .catch((e) => internalError(state, req, res, e));
 }
 
 /** Answers a request that no route may see (no Host, a method other than GET/HEAD, an over-long target). */
@@ -89,6 +115,7 @@ function respond(
   grant: Grant,
   path: string,
   query: string,
+  ifNoneMatch: string,
 ): void {
   let body: string;
   try {
@@ -104,6 +131,6 @@ function respond(
     sendProblem(state, res, e.toProblem(), headers);
     return;
   }
-  if (seen.ifNoneMatch !== '' && etagMatches(seen.ifNoneMatch, state.etag)) sendNotModified(state, res, client, grant);
+  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, state.etag)) sendNotModified(state, res, client, grant);
   else sendAnswer(state, res, client, grant, body);
 }

@@ -187,6 +187,8 @@ export class KeyStore {
   private byId = new Map<string, Entry>();
   /** Bumped on every (re)load, so verdicts cached per connection expire with the keys they came from. */
   generation = 0;
+  /** Reloads that failed and kept the previous keys (the metrics report them). */
+  failedReloads = 0;
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -218,6 +220,7 @@ export class KeyStore {
       this.log(`geolookup: keys reloaded from ${this.path} (${this.active} active)`);
       return true;
     } catch (e) {
+      this.failedReloads++;
       this.log(`geolookup: keys not reloaded, keeping the previous ones: ${(e as Error).message}`);
       return false;
     }

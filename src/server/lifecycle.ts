@@ -1,5 +1,6 @@
 // Background work and stopping: the periodic quota flush and idle-window pruning, the keys-file
-// watcher, and the graceful shutdown, which writes the quota counts after the last response.
+// watcher, and the graceful shutdown, which writes the quota counts (and closes the Redis
+// connection) after the last response.
 
 import type http from 'node:http';
 import { forgetIdleWindows } from './clients.js';
@@ -41,6 +42,7 @@ export function startBackground(
       .settle()
       .then(() => state.quotas.flushSync(monthKey(state.clock())))
       .catch((e) => reportFlushError(state, e));
+    void state.shared?.close();
   };
   server.on('close', stop);
   return stop;
@@ -65,6 +67,7 @@ export function shutdown(
       try {
         await state.quotas.settle();
         state.quotas.flushSync(monthKey(state.clock()));
+        await state.shared?.close();
         resolve();
       } catch (e) {
         reject(e);

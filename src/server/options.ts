@@ -3,6 +3,7 @@
 import { basename, dirname, extname, join } from 'node:path';
 import type { GeoLookup } from '../lookup/engine.js';
 import type { BinaryInput } from '../index.js';
+import type { AccessLogDestination } from './access-log.js';
 
 export interface ServerLimits {
   /** Requests per minute per API key, any plan. Default 1000. */
@@ -33,6 +34,14 @@ export interface ServerOptions {
    * them in memory.
    */
   quotaFile?: string | null;
+  /**
+   * Redis URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS): burst windows and
+   * monthly quotas are counted there, shared by every instance given the same URL; the quota file
+   * is then not used. Default none: this process counts alone.
+   */
+  redis?: string;
+  /** ms Redis has to answer before the server limits on its own (docs/SERVER.md). Default 250. */
+  redisTimeoutMs?: number;
   /** How often changed quota counts are written, in ms. Default 10 000. They are also written on close. */
   flushIntervalMs?: number;
   /** Addresses of reverse proxies whose X-Forwarded-For names the client (anonymous limits). Default none. */
@@ -58,6 +67,20 @@ export interface ServerOptions {
   watchKeys?: boolean;
   /** Where the server reports key reloads, flush failures and internal errors (never a key). Default stderr. */
   log?: (line: string) => void;
+  /**
+   * Origins (`scheme://host[:port]`) whose browser pages may call the server (CORS); `*` for any,
+   * allowed only with allowAnonymous. Default none: browsers on other origins cannot read answers.
+   */
+  corsOrigins?: string[];
+  /** Count requests, latency and 429s for Prometheus (`server.metrics`, GET /metrics). Default true. */
+  metrics?: boolean;
+  /**
+   * Answer /metrics on `server.admin`, a second server for the caller to listen on (with
+   * /healthz), instead of on this one. Default false.
+   */
+  admin?: boolean;
+  /** One JSON line per request (pino), never the key: 'stdout' or a stream. Default none. */
+  accessLog?: AccessLogDestination | null;
 }
 
 /** Default quota file: `keys.json` → `keys.quota.json` in the same directory. */

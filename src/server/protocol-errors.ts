@@ -5,6 +5,7 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { PROBLEM_TYPES, type Problem } from '../lookup/errors.js';
+import { countRefusal } from './metrics.js';
 import { takeVerdict } from './padded-key.js';
 import { ALLOW, PROBLEM, problem, sendProblem } from './responses.js';
 import type { ServerState } from './state.js';
@@ -15,12 +16,14 @@ export type ParseError = NodeJS.ErrnoException & { bytesParsed?: number; rawPack
 /** The 'checkExpectation' listener. */
 export function refuseExpectation(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
   takeVerdict(req.socket); // keep the key-scan queue in step with the requests
+  countRefusal(state.metrics, 417);
   res.shouldKeepAlive = false;
   sendProblem(state, res, problem(417, 'Only "Expect: 100-continue" is supported.'));
 }
 
 /** The 'connect' listener. */
-export function refuseConnect(_req: http.IncomingMessage, socket: Socket): void {
+export function refuseConnect(state: ServerState, _req: http.IncomingMessage, socket: Socket): void {
+  countRefusal(state.metrics, 405);
   const body = JSON.stringify(problem(405, 'Method CONNECT is not allowed; use GET or HEAD.'));
   socket.on('error', () => socket.destroy());
   socket.end(
@@ -49,12 +52,14 @@ export function answerParseError(state: ServerState, err: ParseError, socket: So
     return;
   }
   const p = parseErrorProblem(state, err);
+  countRefusal(state.metrics, p.status);
   const body = JSON.stringify(p);
   // A HEAD request's answer has no body (its client would read one as a stray response).
   const head = err.rawPacket !== undefined && err.rawPacket.toString('latin1', 0, 5) === 'HEAD ';
+  const scheme = p.status === 401 ? 'WWW-Authenticate: X-API-Key\r\n' : '';
   socket.end(
     `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: ${PROBLEM}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Cache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+      `${scheme}Cache-Control: no-store\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
 }
 

@@ -77,6 +77,16 @@ export class QuotaStore {
     return ++u.used;
   }
 
+  /** Sets `id`'s count for `month` to one read elsewhere (Redis), without marking the file changed. */
+  note(id: string, month: string, used: number): void {
+    const u = this.usage.get(id);
+    if (u === undefined) this.usage.set(id, { month, used });
+    else {
+      u.month = month;
+      u.used = used;
+    }
+  }
+
   private snapshot(month: string | undefined): string {
     const usage: QuotaFile['usage'] = {};
     for (const [id, u] of this.usage) {

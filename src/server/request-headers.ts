@@ -2,10 +2,11 @@
 // parsed `req.headers` joins repeated X-API-Key lines, which must be refused, not joined).
 
 /**
- * The headers of the request being handled. One object, overwritten by readHeaders: a request is
- * handled synchronously from readHeaders to its response, so no other request sees it.
+ * The headers of the request being handled. One object, overwritten by readHeaders for each
+ * request: it is read synchronously, and what a request needs after awaiting Redis it copies
+ * first (handler.ts), so no other request's headers reach it.
  */
-export const seen = { keyCount: 0, key: '', authorization: false, ifNoneMatch: '', body: false };
+export const seen = { keyCount: 0, key: '', authorization: false, ifNoneMatch: '', body: false, origin: '' };
 
 export function readHeaders(raw: string[]): void {
   seen.keyCount = 0;
@@ -13,9 +14,13 @@ export function readHeaders(raw: string[]): void {
   seen.authorization = false;
   seen.ifNoneMatch = '';
   seen.body = false;
+  seen.origin = '';
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     switch (name.length) {
+      case 6:
+        if (name.toLowerCase() === 'origin') seen.origin = raw[i + 1];
+        break;
       case 9:
         if (name.toLowerCase() === 'x-api-key') {
           seen.keyCount++;

@@ -16,6 +16,18 @@ export const RATE_HEADERS = {
   burstRemaining: 'X-RateLimit-Burst-Remaining',
 } as const;
 
+/**
+ * What observe.ts reads back of an answer (node keeps no copy of the headers given to writeHead):
+ * set only while metrics or the access log are on.
+ */
+export const kSent = Symbol('geolookup.sent');
+export interface Sent {
+  bytes: number;
+  /** X-RateLimit-Remaining as sent: 0 on a quota refusal, undefined before the client is known. */
+  quotaRemaining: unknown;
+}
+export type Tagged = http.ServerResponse & { [kSent]?: Sent };
+
 export const ALLOW = 'GET, HEAD';
 export const TEXT = 'text/plain; charset=utf-8';
 export const PROBLEM = 'application/problem+json';
@@ -79,8 +91,11 @@ export function send(
   headers: http.OutgoingHttpHeaders,
   body: string,
 ): void {
-  headers['Content-Length'] = Buffer.byteLength(body);
+  const bytes = Buffer.byteLength(body);
+  headers['Content-Length'] = bytes;
   if (state.closing) headers.Connection = 'close';
+  if (state.metrics !== null || state.accessLog !== null)
+    (res as Tagged)[kSent] = { bytes, quotaRemaining: headers[RATE_HEADERS.quotaRemaining] };
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -128,6 +143,7 @@ export function sendAnswer(
     'X-RateLimit-Burst-Remaining': grant.burst,
   };
   if (state.closing) headers.Connection = 'close';
+  if (state.accessLog !== null) (res as Tagged)[kSent] = { bytes: body.length, quotaRemaining: grant.remaining };
   res.writeHead(200, headers);
   res.end(body);
 }

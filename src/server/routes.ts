@@ -11,12 +11,38 @@ const SUBDIVISION_GPS = '/geo/subdivision/fromGps/';
 const IS_IN_COUNTRY = /^\/geo\/country\/([^/]*)\/isInCountry$/;
 const IS_IN_SUBDIVISION = /^\/geo\/subdivision\/([^/]*)\/isInSubdivision$/;
 
-const ROUTES = [
-  '/geo/country/fromGps/{latitude},{longitude}',
-  '/geo/subdivision/fromGps/{latitude},{longitude}',
-  '/geo/country/{countryCode}/isInCountry?latitude={latitude}&longitude={longitude}',
-  '/geo/subdivision/{subdivisionCode}/isInSubdivision?latitude={latitude}&longitude={longitude}',
+/**
+ * The route table: the four operations as the OpenAPI document (openapi.ts) describes them and the
+ * metrics name them. answer() dispatches on the prefixes above; operationOf() mirrors it.
+ */
+export const OPERATIONS = [
+  { id: 'countryFromGps', path: '/geo/country/fromGps/{latitude},{longitude}', code: null, answer: 'country' },
+  {
+    id: 'subdivisionFromGps',
+    path: '/geo/subdivision/fromGps/{latitude},{longitude}',
+    code: null,
+    answer: 'subdivision',
+  },
+  { id: 'isInCountry', path: '/geo/country/{countryCode}/isInCountry', code: 'countryCode', answer: 'boolean' },
+  {
+    id: 'isInSubdivision',
+    path: '/geo/subdivision/{subdivisionCode}/isInSubdivision',
+    code: 'subdivisionCode',
+    answer: 'boolean',
+  },
 ] as const;
+
+export type Operation = (typeof OPERATIONS)[number];
+
+const ROUTES = OPERATIONS.map((o) => (o.code ? `${o.path}?latitude={latitude}&longitude={longitude}` : o.path));
+
+/** The index in OPERATIONS of the operation that answers `path` (without the query), or -1. */
+export function operationOf(path: string): number {
+  if (path.startsWith(COUNTRY_GPS)) return 0;
+  if (path.startsWith(SUBDIVISION_GPS)) return 1;
+  if (IS_IN_COUNTRY.test(path)) return 2;
+  return IS_IN_SUBDIVISION.test(path) ? 3 : -1;
+}
 
 function clip(s: string, n = 80): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;

@@ -3,17 +3,21 @@
 
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import type { Registry } from 'prom-client';
+import { createAdminServer } from './admin.js';
 import { handleRequest } from './handler.js';
 import { shutdown, startBackground } from './lifecycle.js';
 import { monthKey } from './limits.js';
 import type { ServerOptions } from './options.js';
 import { scanConnection } from './padded-key.js';
 import { answerParseError, type ParseError, refuseConnect, refuseExpectation } from './protocol-errors.js';
+import { serverDocument } from './openapi.js';
 import { createState, type ServerState } from './state.js';
 
 export type { ServerLimits, ServerOptions } from './options.js';
 export { defaultQuotaFile } from './options.js';
 export { RATE_HEADERS } from './responses.js';
+export type { AccessLogDestination } from './access-log.js';
 
 export interface GeoLookupServer extends http.Server {
   /** The ETag sent with lookup answers (quoted), derived from the dataset. */
@@ -22,6 +26,17 @@ export interface GeoLookupServer extends http.Server {
   reloadKeys(): boolean;
   /** Writes changed quota counts now. */
   flush(): Promise<void>;
+  /**
+   * Resolves once the Redis of `options.redis` answered or failed its first connection (then the
+   * server limits on its own until Redis answers); at once without `redis`.
+   */
+  ready(): Promise<void>;
+  /** The OpenAPI 3.1 document this server answers at /openapi.json (for its settings). */
+  readonly openapi: Record<string, unknown>;
+  /** Its Prometheus registry (null with `metrics: false`): merge it into yours, or add metrics. */
+  readonly metrics: Registry | null;
+  /** With `admin: true`: the server answering /healthz and /metrics, for the caller to listen on. */
+  readonly admin: http.Server | null;
   /**
    * Graceful stop: no new connections, in-flight requests finish (their responses close the
    * connection), idle connections close, quota counts are written. After `graceMs` the
@@ -56,15 +71,27 @@ export function createServer(options: ServerOptions = {}): GeoLookupServer {
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) =>
     refuseExpectation(state, req, res),
   );
-  server.on('connect', refuseConnect);
+  server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(state, req, socket));
   server.on('clientError', (err: ParseError, socket: Socket) => answerParseError(state, err, socket));
   const stopBackground = startBackground(state, server, options.flushIntervalMs ?? 10_000, options.watchKeys !== false);
+  const admin = options.admin ? createAdminServer(state) : null;
+  server.on('close', () => {
+    state.accessLog?.flush();
+    if (admin?.listening) {
+      admin.close();
+      admin.closeAllConnections();
+    }
+  });
 
   let stopping: Promise<void> | null = null;
   return Object.assign(server, {
     etag: state.etag,
     reloadKeys: () => state.keys.reload(),
     flush: () => state.quotas.flush(monthKey(state.clock())),
+    ready: () => state.shared?.ready ?? Promise.resolve(),
+    openapi: serverDocument(state).doc,
+    metrics: state.metrics?.registry ?? null,
+    admin,
     shutdown(graceMs = 10_000): Promise<void> {
       stopping ??= shutdown(state, server, graceMs, stopBackground);
       return stopping;

@@ -7,8 +7,12 @@ import { KeyStore } from './keys.js';
 import { type BurstWindow, MonthClock } from './limits.js';
 import { defaultQuotaFile, type ServerOptions } from './options.js';
 import { QuotaStore } from './quota-store.js';
+import { checkRedisUrl, SharedLimits } from './redis-limits.js';
 import { datasetEtag } from './responses.js';
 import { normaliseAddress } from './clients.js';
+import { type AccessLog, createAccessLog } from './access-log.js';
+import { type CorsPolicy, corsPolicy } from './cors.js';
+import { countRedisError, createMetrics, type ServerMetrics } from './metrics.js';
 
 /** Who a request counts against: an API key or an anonymous client address. */
 export interface Client {
@@ -28,6 +32,8 @@ export interface ServerState {
   readonly keys: KeyStore;
   readonly quotaPath: string | null;
   readonly quotas: QuotaStore;
+  /** The counts shared through Redis (options.redis), or null: this process counts alone. */
+  readonly shared: SharedLimits | null;
   readonly allowAnonymous: boolean;
   readonly burstPerMinute: number;
   readonly anonBurst: number;
@@ -48,6 +54,13 @@ export interface ServerState {
   clientsGeneration: number;
   /** Set by shutdown(): every later response asks to close its connection. */
   closing: boolean;
+  /** CORS for browser pages on other origins (options.corsOrigins), or null. */
+  readonly cors: CorsPolicy | null;
+  /** Prometheus metrics, or null (options.metrics false). */
+  readonly metrics: ServerMetrics | null;
+  /** Whether this port answers /metrics (not left to the admin listener). */
+  readonly metricsOnMain: boolean;
+  readonly accessLog: AccessLog | null;
 }
 
 /** Reads the dataset, the keys file and the quota file, in that order; throws when one cannot be read. */
@@ -55,9 +68,18 @@ export function createState(options: ServerOptions): ServerState {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
+  const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
+  if (options.redis) checkRedisUrl(options.redis);
   const keys = new KeyStore(options.keys ?? null, log);
-  const quotaPath =
-    options.quotaFile !== undefined ? options.quotaFile : options.keys ? defaultQuotaFile(options.keys) : null;
+  const metrics = options.metrics === false ? null : createMetrics(keys);
+  // With Redis the counts live there; the in-memory store only carries an outage.
+  const quotaPath = options.redis
+    ? null
+    : options.quotaFile !== undefined
+      ? options.quotaFile
+      : options.keys
+        ? defaultQuotaFile(options.keys)
+        : null;
   return {
     log,
     clock: options.now ?? Date.now,
@@ -66,6 +88,9 @@ export function createState(options: ServerOptions): ServerState {
     keys,
     quotaPath,
     quotas: new QuotaStore(quotaPath),
+    shared: options.redis
+      ? new SharedLimits(options.redis, log, () => countRedisError(metrics), options.redisTimeoutMs)
+      : null,
     allowAnonymous: options.allowAnonymous ?? false,
     burstPerMinute: options.limits?.burstPerMinute ?? 1000,
     anonBurst: options.limits?.anonymousBurstPerMinute ?? 10,
@@ -80,5 +105,9 @@ export function createState(options: ServerOptions): ServerState {
     keyClients: new Map(),
     clientsGeneration: -1,
     closing: false,
+    cors,
+    metrics,
+    metricsOnMain: metrics !== null && options.admin !== true,
+    accessLog: createAccessLog(options.accessLog),
   };
 }

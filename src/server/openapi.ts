@@ -1,0 +1,207 @@
+// The OpenAPI 3.1 document of the server, generated from the route table (routes.ts) and the
+// values the response writers use, for the server's own settings; served at /openapi.json.
+// docs/openapi.json is this document for the default settings (test/integration/server-openapi.test.ts
+// checks it is current, and that every response the server tests receive conforms to it).
+
+import { PROBLEM } from './responses.js';
+import { CORS } from './cors.js';
+import { COMPONENTS, header, problemResponse, rateHeaders, response } from './openapi-components.js';
+import { OPERATIONS, type Operation } from './routes.js';
+import type { ServerState } from './state.js';
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiSettings {
+  /** The dataset's code style (`meta.codes`): ISO 3166 shapes, or free-form zone codes. */
+  codes: 'iso' | 'custom';
+  allowAnonymous: boolean;
+  burstPerMinute: number;
+  anonymousBurstPerMinute: number;
+  anonymousMonthlyQuota: number;
+  /** Whether this port answers /metrics. */
+  metrics: boolean;
+}
+
+export const DEFAULT_SETTINGS: OpenApiSettings = {
+  codes: 'iso',
+  allowAnonymous: false,
+  burstPerMinute: 1000,
+  anonymousBurstPerMinute: 10,
+  anonymousMonthlyQuota: 10_000,
+  metrics: true,
+};
+
+export const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
+const CUSTOM_CODE = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$';
+
+function answerSchema(op: Operation, codes: OpenApiSettings['codes']): Json {
+  if (op.answer === 'boolean') return { type: 'string', enum: ['true', 'false'] };
+  if (codes === 'custom') return { type: 'string', pattern: CUSTOM_CODE };
+  return op.answer === 'country'
+    ? { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3, e.g. FRA.', examples: ['FRA'] }
+    : {
+        type: 'string',
+        pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$',
+        description: 'ISO 3166-2, e.g. FR-75C.',
+        examples: ['FR-75C'],
+      };
+}
+
+function coordinate(name: 'latitude' | 'longitude', where: 'path' | 'query'): Json {
+  const max = name === 'latitude' ? 90 : 180;
+  return {
+    name,
+    in: where,
+    required: true,
+    description: `Decimal degrees, -${max} to ${max}: digits with an optional leading minus and point; no spaces, plus sign or exponent.`,
+    schema: { type: 'number', minimum: -max, maximum: max },
+  };
+}
+
+function codeParameter(name: 'countryCode' | 'subdivisionCode', codes: OpenApiSettings['codes']): Json {
+  const iso =
+    name === 'countryCode'
+      ? { pattern: '^[A-Za-z]{3}$', description: 'ISO 3166-1 alpha-3 (any case), e.g. FRA.' }
+      : { pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 (any case), e.g. FR-IDF.' };
+  const { pattern, description } = codes === 'custom' ? { pattern: CUSTOM_CODE, description: 'A zone code.' } : iso;
+  return { name, in: 'path', required: true, description, schema: { type: 'string', pattern } };
+}
+
+const NOT_FOUND =
+  'No country or subdivision at the point (a cacheable answer), an unknown code, or a path that is no route.';
+
+function operation(op: Operation, s: OpenApiSettings): Json {
+  const parameters = op.code
+    ? [codeParameter(op.code, s.codes), coordinate('latitude', 'query'), coordinate('longitude', 'query')]
+    : [coordinate('latitude', 'path'), coordinate('longitude', 'path')];
+  const cached = { ...header('Cache-Control'), ...header('ETag') };
+  return {
+    operationId: op.id,
+    parameters,
+    responses: {
+      200: {
+        description: 'The answer, as plain text (not JSON).',
+        headers: { ...rateHeaders(true), ...cached },
+        content: { [TEXT]: { schema: answerSchema(op, s.codes) } },
+      },
+      304: { description: 'If-None-Match named the ETag.', headers: { ...rateHeaders(true), ...cached } },
+      400: response('BadRequest'),
+      401: response('Unauthorized'),
+      404: problemResponse(404, NOT_FOUND, 'NotFoundProblem', { ...rateHeaders(true), ...header('ETag', false) }),
+      414: response('UriTooLong'),
+      429: response('TooManyRequests'),
+      500: response('InternalError'),
+    },
+  };
+}
+
+const SUMMARIES: Record<string, string> = {
+  countryFromGps: 'Country at a point',
+  subdivisionFromGps: 'ISO 3166-2 subdivision at a point',
+  isInCountry: 'Whether a point is in a country',
+  isInSubdivision: 'Whether a point is in a subdivision',
+};
+
+/** Paths that need no key and count against no limit. */
+function openPaths(s: OpenApiSettings): Json {
+  const open = (description: string, type: string, schema: Json): Json => ({
+    get: {
+      security: [],
+      responses: { 200: { description, content: { [type]: { schema } } }, 414: response('UriTooLong') },
+    },
+  });
+  const paths: Json = {
+    '/healthz': open(
+      '`ok`; `degraded` while the shared limits (Redis) are unreachable and this instance limits on its own.',
+      TEXT,
+      { type: 'string', enum: ['ok', 'degraded'] },
+    ),
+    '/openapi.json': open('This document.', 'application/json', {
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+    }),
+  };
+  if (s.metrics) paths['/metrics'] = open('Prometheus text format.', METRICS_TYPE, { type: 'string' });
+  return paths;
+}
+
+/** Answers any request can get, whatever its path and method, before it reaches an operation. */
+function anyRequest(): Json {
+  const preflightHeaders: [string, Json][] = [
+    ['Access-Control-Allow-Origin', { type: 'string' }],
+    ['Access-Control-Allow-Methods', { const: CORS.allowMethods }],
+    ['Access-Control-Allow-Headers', { const: CORS.allowHeaders }],
+    ['Access-Control-Max-Age', { const: CORS.maxAge }],
+  ];
+  return {
+    204: {
+      description: 'CORS preflight (OPTIONS) from a listed origin.',
+      headers: Object.fromEntries(preflightHeaders.map(([name, schema]) => [name, { required: true, schema }])),
+    },
+    400: response('BadRequest'),
+    401: response('Unauthorized'),
+    404: response('NoSuchPath'),
+    405: response('MethodNotAllowed'),
+    408: response('RequestTimeout'),
+    414: response('UriTooLong'),
+    417: response('ExpectationFailed'),
+    429: response('TooManyRequests'),
+    431: response('HeaderTooLarge'),
+    500: response('InternalError'),
+  };
+}
+
+function description(s: OpenApiSettings): string {
+  const anonymous = s.allowAnonymous
+    ? `Requests without a key are served as anonymous: ${s.anonymousBurstPerMinute} a minute and ` +
+      `${s.anonymousMonthlyQuota} a month per client address.`
+    : 'A request without a key is refused (401).';
+  return [
+    'Country and ISO 3166-2 subdivision lookup from GPS coordinates: the Geolocation Lookup Service contract, self-hosted.',
+    `Every operation needs the X-API-Key header. ${anonymous} Each key may send ${s.burstPerMinute} requests a minute,`,
+    'and its monthly quota; every answer to an identified client carries the X-RateLimit-* headers.',
+    'HEAD is answered on every GET path, without a body. Answers are cacheable (ETag, If-None-Match → 304).',
+    `Errors are ${PROBLEM} records. \`x-any-request\` lists the answers any request can get before it`,
+    'reaches an operation (malformed HTTP, other methods, unknown paths, CORS preflights).',
+  ].join(' ');
+}
+
+/** The document for a server with these settings. */
+export function openApiDocument(settings: OpenApiSettings = DEFAULT_SETTINGS): Json {
+  const paths: Json = {};
+  for (const op of OPERATIONS) paths[op.path] = { get: { summary: SUMMARIES[op.id], ...operation(op, settings) } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'geolookup serve',
+      version: '1.0.0',
+      description: description(settings),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    security: settings.allowAnonymous ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }],
+    paths: { ...paths, ...openPaths(settings) },
+    components: COMPONENTS,
+    'x-any-request': anyRequest(),
+  };
+}
+
+const documents = new WeakMap<ServerState, { doc: Json; json: string }>();
+
+/** The document of a running server (built once per server), and its JSON. */
+export function serverDocument(state: ServerState): { doc: Json; json: string } {
+  let d = documents.get(state);
+  if (d === undefined) {
+    const doc = openApiDocument({
+      codes: state.geo.meta.codes,
+      allowAnonymous: state.allowAnonymous,
+      burstPerMinute: state.burstPerMinute,
+      anonymousBurstPerMinute: state.anonBurst,
+      anonymousMonthlyQuota: state.anonQuota,
+      metrics: state.metricsOnMain,
+    });
+    d = { doc, json: JSON.stringify(doc) };
+    documents.set(state, d);
+  }
+  return d;
+}
