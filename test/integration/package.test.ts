@@ -45,6 +45,24 @@ describe('module formats', () => {
   });
 });
 
+describe('what the package ships', () => {
+  it('only what the runtime reads: the dataset and its report, no world.geobuf; each dependency imported by dist/', () => {
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+    ) as { files: { path: string }[] }[];
+    const files = pack.files.map((f) => f.path);
+    expect(files).toContain('dist-data/world.geolookup');
+    expect(files).toContain('dist-data/world.REPORT.md');
+    expect(files.filter((f) => f.startsWith('dist-data/'))).toHaveLength(2);
+    const dist = files
+      .filter((f) => /^dist\/.*\.(c?js)$/.test(f))
+      .map((f) => readFileSync(join(root, f), 'utf8'))
+      .join('\n');
+    const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const name of Object.keys(dependencies)) expect(dist, name).toMatch(new RegExp(`["']${name}["'/]`));
+  });
+});
+
 describe('server entry', () => {
   it('geolookup/server serves the embedded dataset over a real socket', () => {
     const script =
