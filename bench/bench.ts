@@ -15,13 +15,16 @@ const N_CITY = Number(process.env.BENCH_CITY ?? 200_000);
 
 // The fresh-process load measures the built package; build it so it matches the sources.
 execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..'), stdio: 'inherit' });
-function fresh(): { firstAnswerMs: number; rssMB: number } {
-  const out = execFileSync(process.execPath, [join(here, 'load.mjs')], { encoding: 'utf8' });
+function fresh(who: 'geolookup' | 'country-coder'): { firstAnswerMs: number; rssMB: number } {
+  const out = execFileSync(process.execPath, [join(here, 'load.mjs'), who], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-const loads = [fresh(), fresh(), fresh(), fresh(), fresh()].sort((a, b) => a.firstAnswerMs - b.firstAnswerMs);
-const load = loads[2];
+// Ours and the lightest peer alternated, five each; the median of each.
+const runs = [0, 1, 2, 3, 4].map(() => [fresh('geolookup'), fresh('country-coder')]);
+const median = (k: 0 | 1) => runs.map((r) => r[k]).sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[2];
+const load = median(0);
+const peerLoad = median(1);
 
 geo.preload();
 const sets: [string, PointSet][] = [
@@ -124,7 +127,7 @@ const quantileOf = (t: Tally, q: number) => {
 
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(
-  `load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB`,
+  `load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB; @rapideditor/country-coder ${peerLoad.firstAnswerMs.toFixed(0)} ms, ${peerLoad.rssMB.toFixed(0)} MB (ours ÷ peer: ${(load.firstAnswerMs / peerLoad.firstAnswerMs).toFixed(2)}× time, ${(load.rssMB / peerLoad.rssMB).toFixed(2)}× RSS)`,
 );
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f)))
