@@ -1,25 +1,21 @@
 // The browser entry for real: examples/browser built with Vite, served on loopback by a plain
 // static server, run in headless Debian Chromium; its answers must equal the Node library's.
-import { existsSync, linkSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { linkSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import * as lib from '../../src/index.js';
 import { spherePoints } from '../support/sample-points.js';
+import { type Browser, chromiumMissing, launchChromium } from '../support/chromium.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { skipWithout } from '../support/system.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(root, 'examples/browser');
-const hasChromium = existsSync(CHROMIUM);
-const skipBrowser = skipWithout(
-  'bundle-browser',
-  hasChromium ? null : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`,
-);
+const skipBrowser = skipWithout('bundle-browser', chromiumMissing);
 
 type Point = [number | string, number | string];
 interface Answer {
@@ -50,14 +46,12 @@ function points(count: number, seed: number): Point[] {
 describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
   let outDir: string;
   let server: StaticServer;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let userDataDir: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'geolookup-browser-'));
-    userDataDir = mkdtempSync(join(tmpdir(), 'geolookup-chromium-'));
     const { build } = await import('vite');
     // The example's own config (alias to src/, so no race with other tests rebuilding dist/);
     // the dataset is copied by hand instead of the whole dist-data/ as the public folder.
@@ -75,22 +69,8 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
       copyFileSync(dataset, join(outDir, 'world.geolookup'));
     }
     server = await serveStatic(outDir);
-    const { chromium } = await import('playwright-core');
-    // A persistent context on a fresh profile folder: nothing from a user's profile leaks in.
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(m.text());
@@ -100,10 +80,9 @@ describe.skipIf(skipBrowser)('browser bundle in headless Chromium', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
     if (outDir) rmSync(outDir, { recursive: true, force: true });
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   it('the built bundle is small and has no Node built-ins', () => {

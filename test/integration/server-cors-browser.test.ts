@@ -2,24 +2,21 @@
 // port through the browser-safe `geolookup/client` (src/client/index.ts bundled for browsers by
 // esbuild), in headless Debian Chromium, with an API key. The answer, its rate-limit headers and a
 // 429's Retry-After are readable from the page; a page on an origin not listed is blocked.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, chromiumMissing, launchChromium } from '../support/chromium.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { KEY, start, useServerFixture } from '../support/server-fixture.js';
 import { skipWithout } from '../support/system.js';
 
 useServerFixture();
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const skipBrowser = skipWithout(
-  'server-cors-browser',
-  existsSync(CHROMIUM) ? null : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`,
-);
+const skipBrowser = skipWithout('server-cors-browser', chromiumMissing);
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>cors</title>
 <script type="module">
@@ -43,16 +40,14 @@ interface FetchResult {
 
 describe.skipIf(skipBrowser)('CORS in headless Chromium', () => {
   let dir: string;
-  let userDataDir: string;
   let pages: StaticServer;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
   let api: string;
   let apiLog: string[];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'geolookup-cors-page-'));
-    userDataDir = mkdtempSync(join(tmpdir(), 'geolookup-chromium-'));
     const { build } = await import('esbuild');
     await build({
       entryPoints: [join(root, 'src/client/index.ts')],
@@ -72,28 +67,14 @@ describe.skipIf(skipBrowser)('CORS in headless Chromium', () => {
       accessLog: { write: (line: string) => void apiLog.push(line) },
     });
     api = `http://127.0.0.1:${port}`;
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.page;
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await pages?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   /** Loads the page from `origin` (the static server under another host name is another origin). */

@@ -1,0 +1,51 @@
+// Debian's Chromium driven by playwright-core, as the browser tests use it.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or null (for skipWithout). */
+export const chromiumMissing = existsSync(CHROMIUM)
+  ? null
+  : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`;
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Closes the browser and removes its profile folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Headless Chromium on a fresh profile folder, so nothing from a user's profile leaks in; without
+ * the background-networking flags it keeps calling out and is refused by this closed network.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'geolookup-chromium-'));
+  const { chromium } = await import('playwright-core');
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
