@@ -12,6 +12,7 @@ import { slotTables } from './index/slots.js';
 import type { SourceInfo } from '../src/format/dataset.js';
 import type { Sources } from './sources/load.js';
 import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
+import type { Box } from './index/clip.js';
 import type { Part } from './sources/parts.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -21,26 +22,64 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
 }
 
 /**
- * The Flatbush over every part's box, plus the boxes where a subdivision answers as a
- * leaf's default (coast and fallback), so a box query finds every region the lookups can
- * answer inside it; boxcodes names each item (country >= 0, subdivision -1 - s).
+ * The Flatbush over the boxes of every part, plus the boxes where a subdivision answers as a
+ * leaf's default (coast and fallback), so a box query finds every region the lookups can answer
+ * inside it; boxcodes names each item (country >= 0, subdivision -1 - s). A code's boxes that lie
+ * in one 1° cell merge into one (a superset still), and coordinates round outwards to float32.
  */
 function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; boxcodes: Int32Array } {
-  const parts: Part[] = [...src.countryParts, ...src.subdivisionParts.filter((p) => p.subdivision >= 0)];
-  const n = parts.length + index.defaultBoxes.length;
-  const fb = new Flatbush(Math.max(1, n));
-  const codes = new Int32Array(Math.max(1, n));
-  parts.forEach((p, i) => {
-    fb.add(p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1);
-    codes[i] = p.layer === 'country' ? p.country : -1 - p.subdivision;
+  const items: { code: number; box: Box }[] = [];
+  const merged = new Map<string, Box>();
+  const add = (code: number, b: Box) => {
+    const col = Math.floor(b.x0 + 180);
+    const row = Math.floor(b.y0 + 90);
+    if (b.x1 > col - 179 || b.y1 > row - 89) {
+      items.push({ code, box: { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 } });
+      return;
+    }
+    const key = `${code}:${row}:${col}`;
+    const m = merged.get(key);
+    if (m) {
+      m.x0 = Math.min(m.x0, b.x0);
+      m.y0 = Math.min(m.y0, b.y0);
+      m.x1 = Math.max(m.x1, b.x1);
+      m.y1 = Math.max(m.y1, b.y1);
+      return;
+    }
+    const box = { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
+    merged.set(key, box);
+    items.push({ code, box });
+  };
+  for (const p of src.countryParts) add(p.country, p.bbox);
+  for (const p of src.subdivisionParts) if (p.subdivision >= 0) add(-1 - p.subdivision, p.bbox);
+  for (const b of index.defaultBoxes) add(-1 - b.subdivision, b);
+  const fb = new Flatbush(Math.max(1, items.length), 16, Float32Array);
+  const codes = new Int32Array(Math.max(1, items.length));
+  items.forEach(({ code, box }, i) => {
+    fb.add(float32Below(box.x0), float32Below(box.y0), float32Above(box.x1), float32Above(box.y1));
+    codes[i] = code;
   });
-  index.defaultBoxes.forEach((b, i) => {
-    fb.add(b.x0, b.y0, b.x1, b.y1);
-    codes[parts.length + i] = -1 - b.subdivision;
-  });
-  if (n === 0) fb.add(0, 0, 0, 0);
+  if (items.length === 0) fb.add(0, 0, 0, 0);
   fb.finish();
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
+}
+
+const f32 = new Float32Array(1);
+const f32bits = new Int32Array(f32.buffer);
+
+/** The largest float32 at most v (v finite, within float32 range). */
+function float32Below(v: number): number {
+  f32[0] = v;
+  if (f32[0] <= v) return f32[0];
+  if (f32[0] > 0) f32bits[0]--;
+  else if (f32[0] < 0) f32bits[0]++;
+  else f32[0] = -1.401298464324817e-45;
+  return f32[0];
+}
+
+/** The smallest float32 at least v. */
+function float32Above(v: number): number {
+  return -float32Below(-v);
 }
 
 export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexOptions): Uint8Array {

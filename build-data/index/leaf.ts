@@ -8,7 +8,16 @@ import { type Box, partContains } from './clip.js';
 import { gapTable, nearestSubdivision } from './coastal-gaps.js';
 import { type SubdivisionLayer, trimTrailing } from './layers.js';
 import type { Piece } from './partition.js';
-import { type RecordItem, quantiseItems, recordSize, writeRecord, writeTable } from './records.js';
+import {
+  cellSpan,
+  packRecords,
+  quantiseItems,
+  type RecordItem,
+  type RecordWords,
+  recordSize,
+  writeRecord,
+  writeTable,
+} from './records.js';
 import { regionId } from './regions.js';
 
 export interface Leaf {
@@ -102,23 +111,51 @@ function writeLeafRecords(
   countryEntry: Map<number, number>,
   uniform: number,
 ): CellEntry {
-  const records = b.records;
+  const [lo, hi] = cellSpan(b.opts.margin);
   const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win);
-  const stage1At = cItems.length ? records.reserve(recordSize(cItems)) : -1;
+  // The country record's items point at the subdivision records: reserve it before them.
+  const stage1 = cItems.length ? packRecords(cItems, lo, hi) : [];
+  const stage1At = stage1.length ? b.records.reserve(stage1.reduce((n, r) => n + recordSize(r), 0)) : -1;
   for (const { defaultEntry, items, country, table } of pending) {
-    const size = recordSize(items);
-    const at = records.reserve(size + (table ? TABLE_WORDS : 0));
-    const def = table ? ((TAG_TABLE << TAG_SHIFT) | (at + size)) >>> 0 : defaultEntry;
-    b.coordVertices += writeRecord(records.data, def, items, at, country);
-    if (table) writeTable(records.data, at + size, table);
-    b.stats.records++;
+    const chain = packRecords(items, lo, hi);
+    const at = writeChain(b, chain, country, defaultEntry, table);
     countryEntry.set(country, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
   }
   const defaultEntry = leaf.defaultCountry < 0 ? 0 : countryEntry.get(leaf.defaultCountry)!;
   // Every other country's piece vanished in quantisation (a sliver): one country answers.
   if (stage1At < 0) return { entry: defaultEntry, country: leaf.defaultCountry + 2 };
-  const items: RecordItem[] = cItems.map(([c, rings]) => [countryEntry.get(c)!, rings]);
-  b.coordVertices += writeRecord(records.data, defaultEntry, items, stage1At, -1);
-  b.stats.records++;
+  for (const r of stage1) r.entries = r.entries.map((c) => countryEntry.get(c)!);
+  writeChain(b, stage1, -1, defaultEntry, null, stage1At);
   return { entry: ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0, country: uniform };
+}
+
+/**
+ * Writes a chain of records (packRecords), each one's default the next, the last one's `defaultEntry`
+ * or its default table; at `at` when reserved already. Returns the first record's offset.
+ */
+function writeChain(
+  b: IndexBuilder,
+  chain: RecordWords[],
+  country: number,
+  defaultEntry: number,
+  table: number[] | null,
+  at = -1,
+): number {
+  const size = chain.reduce((n, r) => n + recordSize(r), 0);
+  const first = at >= 0 ? at : b.records.reserve(size + (table ? TABLE_WORDS : 0));
+  let p = first;
+  chain.forEach((r, i) => {
+    const end = p + recordSize(r);
+    const last = i === chain.length - 1;
+    const def = !last
+      ? ((TAG_RECORD << TAG_SHIFT) | end) >>> 0
+      : table
+        ? ((TAG_TABLE << TAG_SHIFT) | end) >>> 0
+        : defaultEntry;
+    b.coordVertices += writeRecord(b.records.data, def, r, p, country);
+    b.stats.records++;
+    p = end;
+  });
+  if (table) writeTable(b.records.data, p, table);
+  return first;
 }

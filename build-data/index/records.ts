@@ -1,7 +1,7 @@
-// Leaf records (layout.ts): a header, the item list (entry, ring count, ring offsets and lengths),
-// then every vertex quantised to the window as one Uint32 (x in the low half).
+// Leaf records (layout.ts): a header, the item entries, then the record's edges as arcs, each
+// edge stored once with the mask of the items whose boundary it is.
 
-import { QUANT_MAX, TABLE_WORDS } from '../../src/format/layout.js';
+import { ARC_MAX_VERTICES, MAX_RECORD_ITEMS, QUANT_MAX, TABLE_WORDS } from '../../src/format/layout.js';
 import type { Box, Ring } from './clip.js';
 import type { Piece } from './partition.js';
 
@@ -35,48 +35,133 @@ export function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, wi
   return items;
 }
 
-function headerSize(items: RecordItem[]): number {
-  let n = 3;
-  for (const [, rings] of items) n += 2 + 2 * rings.length;
-  return n;
+/**
+ * The cell inside its window, in quantised units, widened to whole units: [lo, hi] on both axes.
+ * Points a record is evaluated at lie in it.
+ */
+export function cellSpan(margin: number): [lo: number, hi: number] {
+  const qscale = QUANT_MAX / (1 + 2 * margin);
+  return [Math.floor(margin * qscale), Math.ceil((1 + margin) * qscale)];
+}
+
+/**
+ * Whether the edge can change an answer in the cell [lo, hi]²: a +x ray from a point of the cell
+ * can cross it (not left of the cell, not wholly above or below it, not horizontal), or it lies
+ * on the cell (a horizontal border inside the cell: readers that cut the cell by its edges need it).
+ */
+function edgeMatters(ax: number, ay: number, bx: number, by: number, lo: number, hi: number): boolean {
+  if (Math.max(ax, bx) < lo || Math.max(ay, by) < lo || Math.min(ay, by) > hi) return false;
+  return ay !== by || Math.min(ax, bx) <= hi;
+}
+
+/**
+ * The arcs of some items: every edge of their rings that matters in the cell, stored once with the
+ * mask of the items holding it an odd number of times (an edge two rings of one item share cancels,
+ * as it does under the even-odd rule), chained where a vertex joins exactly two edges of one mask.
+ * Each arc is [mask, vertex words...]; its edges join consecutive vertices.
+ */
+export function arcsOf(items: RecordItem[], lo: number, hi: number): number[][] {
+  const masks = new Map<string, number>();
+  const ends = new Map<string, [number, number]>();
+  items.forEach(([, rings], i) => {
+    for (const r of rings) {
+      for (let k = 0, j = r.length - 2; k < r.length; j = k, k += 2) {
+        if (!edgeMatters(r[j], r[j + 1], r[k], r[k + 1], lo, hi)) continue;
+        const a = (r[j] | (r[j + 1] << 16)) >>> 0;
+        const b = (r[k] | (r[k + 1] << 16)) >>> 0;
+        const key = a < b ? `${a},${b}` : `${b},${a}`;
+        if (!ends.has(key)) ends.set(key, [a, b]);
+        masks.set(key, (masks.get(key) ?? 0) ^ (1 << i));
+      }
+    }
+  });
+  // Edges per (mask, vertex), in first-seen order, for the chaining.
+  const at = new Map<string, string[]>();
+  for (const [key, [a, b]] of ends) {
+    const m = masks.get(key)!;
+    if (m === 0) continue;
+    for (const v of [a, b]) {
+      const list = at.get(`${m}:${v}`);
+      if (list) list.push(key);
+      else at.set(`${m}:${v}`, [key]);
+    }
+  }
+  const used = new Set<string>();
+  const next = (m: number, v: number, from: string): string | null => {
+    const list = at.get(`${m}:${v}`)!;
+    if (list.length !== 2) return null;
+    const other = list[0] === from ? list[1] : list[0];
+    return used.has(other) ? null : other;
+  };
+  const arcs: number[][] = [];
+  for (const [key, [a, b]] of ends) {
+    const m = masks.get(key)!;
+    if (m === 0 || used.has(key)) continue;
+    used.add(key);
+    const line = [a, b];
+    for (let e = next(m, b, key); e; e = next(m, line[line.length - 1], e)) {
+      used.add(e);
+      const [u, w] = ends.get(e)!;
+      line.push(u === line[line.length - 1] ? w : u);
+    }
+    for (let e = next(m, a, key); e; e = next(m, line[0], e)) {
+      used.add(e);
+      const [u, w] = ends.get(e)!;
+      line.unshift(u === line[0] ? w : u);
+    }
+    // One edge shared between arcs: cut lines longer than an arc header can count.
+    for (let s = 0; s < line.length - 1; s += ARC_MAX_VERTICES - 1)
+      arcs.push([m, ...line.slice(s, s + ARC_MAX_VERTICES)]);
+  }
+  return arcs;
+}
+
+/** A record's words, its default table aside: items beyond MAX_RECORD_ITEMS go to the next record. */
+export interface RecordWords {
+  /** Entries of the record's items, at most MAX_RECORD_ITEMS. */
+  entries: number[];
+  arcs: number[][];
+}
+
+/** The items as records of at most MAX_RECORD_ITEMS items, each one's default the next. */
+export function packRecords(items: RecordItem[], lo: number, hi: number): RecordWords[] {
+  const out: RecordWords[] = [];
+  for (let s = 0; s === 0 || s < items.length; s += MAX_RECORD_ITEMS) {
+    const part = items.slice(s, s + MAX_RECORD_ITEMS);
+    out.push({ entries: part.map(([e]) => e), arcs: arcsOf(part, lo, hi) });
+  }
+  return out;
 }
 
 /** Words the record takes, its default table aside. */
-export function recordSize(items: RecordItem[]): number {
-  let n = headerSize(items);
-  for (const [, rings] of items) for (const r of rings) n += r.length >> 1;
+export function recordSize(r: RecordWords): number {
+  let n = 3 + r.entries.length;
+  for (const a of r.arcs) n += a.length;
   return n;
 }
 
 /**
  * Writes a record at `at` (recordSize words reserved); `country` is set for a country's subdivision
- * record, -1 otherwise. Vertices follow the item list, so the ring test reads memory the header
- * read has just brought in. Returns the vertex words written.
+ * record, -1 otherwise. Returns the vertex words written.
  */
 export function writeRecord(
   data: Uint32Array,
   defaultEntry: number,
-  items: RecordItem[],
+  r: RecordWords,
   at: number,
   country: number,
 ): number {
-  data[at] = items.length;
+  const arcWords = recordSize(r) - 3 - r.entries.length;
+  data[at] = (r.entries.length | (arcWords << 8)) >>> 0;
   data[at + 1] = defaultEntry;
   data[at + 2] = country + 1;
   let p = at + 3;
-  let v = at + headerSize(items);
-  for (const [entry, rings] of items) {
-    data[p] = entry;
-    data[p + 1] = rings.length;
-    p += 2;
-    for (const ring of rings) {
-      data[p] = v;
-      data[p + 1] = ring.length >> 1;
-      p += 2;
-      for (let i = 0; i < ring.length; i += 2) data[v++] = (ring[i] | (ring[i + 1] << 16)) >>> 0;
-    }
+  for (const e of r.entries) data[p++] = e;
+  for (const [mask, ...vertices] of r.arcs) {
+    data[p++] = (vertices.length | (mask << 16)) >>> 0;
+    for (const v of vertices) data[p++] = v;
   }
-  return v - p;
+  return arcWords - r.arcs.length;
 }
 
 /** Writes a default table (region ids, two per word, low half first) at `at`: TABLE_WORDS words. */

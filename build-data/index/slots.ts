@@ -1,6 +1,6 @@
 // Record slots (layout.ts): a lookup reaches a leaf record under a depth-1 block without reading
-// `blocks`, and most points skip its rings. A sub-cell gets a region only where no ring edge comes
-// near it, read with the runtime's own ring test at its centre: exact by construction (test/data/slots.test.ts).
+// `blocks`, and most points skip its edges. A sub-cell gets a region only where no record edge comes
+// near it, read with the runtime's own record test at its centre: exact by construction (test/data/slots.test.ts).
 
 import {
   BR8_NO_COUNTRY,
@@ -36,7 +36,7 @@ export interface SlotTables {
   subcodes: Uint32Array;
 }
 
-/** Quantised units a ring edge must stay clear of a sub-cell by (float error is ~1e-11). */
+/** Quantised units a record edge must stay clear of a sub-cell by (float error is ~1e-11). */
 const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
@@ -73,9 +73,9 @@ export function slotTables(
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
       blockRegion[off + k] = regionCount + out.length / SLOT_WORDS - gridBase[cell];
-      const rings: number[][] = [];
-      ringsOf(records, e & VALUE_MASK, rings);
-      const at = (i: number, j: number, n: number) => answerIn(records, coords, e, rings, i, j, n, margin, qscale);
+      const arcs: number[][] = [];
+      arcsIn(records, e & VALUE_MASK, arcs);
+      const at = (i: number, j: number, n: number) => answerIn(records, coords, e, arcs, i, j, n, margin, qscale);
       for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
       const words = packSlot(answers, e & VALUE_MASK);
       words[3] = subcodes.length;
@@ -139,14 +139,14 @@ function mirror8(
 
 /**
  * The region at every point of the closed cell (i, j) of an n × n split of the record's child cell,
- * or -1 where a ring (of the record or one it leads to) comes near it: then its centre's answer,
- * read with the runtime's own ring test, holds everywhere in it.
+ * or -1 where an edge (of the record or one it leads to) comes near it: then its centre's answer,
+ * read with the runtime's own record test, holds everywhere in it.
  */
 function answerIn(
   records: Uint32Array,
   coords: Uint16Array,
   record: number,
-  rings: number[][],
+  arcs: number[][],
   i: number,
   j: number,
   n: number,
@@ -159,7 +159,7 @@ function answerIn(
     ((i + 1) / n + margin) * qscale + CLEARANCE,
     ((j + 1) / n + margin) * qscale + CLEARANCE,
   );
-  if (rings.some((ring) => touches(ring, coords, box))) return -1;
+  if (arcs.some((arc) => touches(arc, coords, box))) return -1;
   const centre = Float64Array.of(((i + 0.5) / n + margin) * qscale, ((j + 0.5) / n + margin) * qscale);
   let r = record;
   do r = evalRecord(records, coords, r & VALUE_MASK, centre);
@@ -206,24 +206,21 @@ function codeOf(words: number[], c: number): number {
   return (words[4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
 }
 
-/** [start, length] (in words) of every ring of record r and of the records its entries lead to. */
-function ringsOf(records: Uint32Array, r: number, out: number[][]): void {
+/** [start, length] (in words) of every arc of record r and of the records its entries lead to. */
+function arcsIn(records: Uint32Array, r: number, out: number[][]): void {
   const def = records[r + 1];
-  if (def >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, def & VALUE_MASK, out);
+  if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, out);
+  const head = records[r];
   let p = r + RECORD_HEADER;
-  for (let i = 0, n = records[r]; i < n; i++) {
-    const entry = records[p];
-    const count = records[p + 1];
-    p += 2;
-    if (entry >>> TAG_SHIFT === TAG_RECORD) ringsOf(records, entry & VALUE_MASK, out);
-    for (let k = 0; k < count; k++, p += 2) out.push([records[p], records[p + 1]]);
-  }
+  for (let i = 0; i < (head & 0xff); i++, p++)
+    if (records[p] >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, records[p] & VALUE_MASK, out);
+  for (const end = p + (head >>> 8); p < end; p += 1 + (records[p] & 0xffff)) out.push([p + 1, records[p] & 0xffff]);
 }
 
-/** Whether any edge of the ring [start, length] meets the closed box [x0, y0, x1, y1]. */
+/** Whether any edge of the arc [start, length] meets the closed box [x0, y0, x1, y1]. */
 function touches([start, length]: number[], coords: Uint16Array, box: Float64Array): boolean {
   const [x0, y0, x1, y1] = box;
-  for (let q = start, j = start + length - 1; q < start + length; j = q++) {
+  for (let q = start + 1, j = start; q < start + length; j = q++) {
     const ax = coords[2 * j],
       ay = coords[2 * j + 1],
       bx = coords[2 * q],

@@ -242,12 +242,12 @@ function dropStraightVertices(pts: number[]): Float64Array {
 }
 
 /**
- * Cuts a cell into trapezoids that no ring segment crosses and hands each to
+ * Cuts a cell into trapezoids that no line segment crosses and hands each to
  * `classify` (by its centre) and then to `emit` with the code it got.
- * `rings` are flat lon/lat rings; the cell is [x0, x1] × [y0, y1].
+ * `lines` are flat lon/lat open lines; the cell is [x0, x1] × [y0, y1].
  */
 export function trapezoids(
-  rings: Float64Array[],
+  lines: Float64Array[],
   x0: number,
   y0: number,
   x1: number,
@@ -259,11 +259,11 @@ export function trapezoids(
   const seg: number[] = [];
   // Every vertex height is a cut: a horizontal edge (skipped below) bounds an answer too.
   const cuts: number[] = [y0, y1];
-  for (const r of rings) {
-    const n = r.length;
-    for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
-      let ax = r[j],
-        ay = r[j + 1],
+  for (const r of lines) {
+    if (r.length >= 2 && r[1] > y0 && r[1] < y1) cuts.push(r[1]);
+    for (let i = 2; i < r.length; i += 2) {
+      let ax = r[i - 2],
+        ay = r[i - 1],
         bx = r[i],
         by = r[i + 1];
       if (by > y0 && by < y1) cuts.push(by);

@@ -81,21 +81,21 @@ export function* exportRows(
     return undefined;
   };
 
-  /** Rings that can change the answer in the leaf: a country record's, and for subdivisions the nested records' too. */
+  /** Lines that can change the answer in the leaf: a country record's, and for subdivisions the nested records' too. */
   const ringsOf = (record: number, cell: Cell, out: Float64Array[]): void => {
     const rec = readRecord(ds, record, cell);
-    for (const item of rec.items) {
-      out.push(...item.rings);
-      if (!countryLayer && item.entry.kind === 'record') ringsOf(item.entry.record, cell, out);
-    }
-    if (!countryLayer && rec.fallback.kind === 'record') ringsOf(rec.fallback.record, cell, out);
+    out.push(...rec.lines);
+    for (const entry of rec.items) if (!countryLayer && entry.kind === 'record') ringsOf(entry.record, cell, out);
+    // A default record continues this one (a leaf of more than 16 items) or, for subdivisions, nests.
+    const next = rec.fallback.kind === 'record' ? rec.fallback.record : -1;
+    if (next >= 0 && (!countryLayer || recordCountry(ds, next) < 0)) ringsOf(next, cell, out);
     // A default table's answer changes between its cells: their edges cut the leaf like rings.
     if (!countryLayer && rec.fallback.kind === 'table') {
       const { cells, regions } = rec.fallback;
       cells.forEach((t, k) => {
         const east = k % TABLE_GRID < TABLE_GRID - 1 && regions[k + 1] !== regions[k];
         const north = k + TABLE_GRID < regions.length && regions[k + TABLE_GRID] !== regions[k];
-        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1));
+        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1, t.x0, t.y0));
       });
     }
   };

@@ -41,18 +41,25 @@ export const TAG_TABLE = 3;
 export const VALUE_MASK = 0x3fffffff;
 
 /**
- * Record: [itemCount, defaultEntry, country + 1, item...]; item: [entry, ringCount, (start, length)...].
+ * Record: [itemCount | arcWords << 8, defaultEntry, country + 1, entry × itemCount, arcs...].
  * `country + 1` is set (non-zero) on a record that lists one country's subdivisions,
  * so a country-only lookup can stop there without testing them.
- * Items are tested in order and the first whose rings hold the point (even-odd
- * over the item's rings) gives its entry; else the default entry applies. An
- * entry may itself be a record (country first, then its subdivisions).
- * A ring is (start, length): its vertices are words start… of `records` itself, right
- * after the record's item list, each an x (low 16 bits) and y (high 16 bits) quantised
- * over the cell window; the runtime reads them through a Uint16 view of the same bytes.
+ * An arc is a header word (vertex count in the low 16 bits, item mask in the high 16) and its
+ * vertices, one word each: x (low 16 bits) and y (high 16 bits) quantised over the cell window,
+ * read through a Uint16 view of the same bytes. Its edges join consecutive vertices; an edge
+ * belongs to the items of the mask, and each is stored once however many items it bounds.
+ * Item i holds a point when a +x ray from it crosses an odd number of item i's edges (even-odd);
+ * the first item that holds the point gives its entry, else the default entry applies. An entry
+ * may itself be a record (country first, then its subdivisions).
+ * Edges no +x ray from a point of the cell can cross (left of, above or below the cell;
+ * horizontal ones outside it) are not stored, so arcs are open lines.
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
+/** Items per record (bits of an arc's mask); a leaf with more chains records through their defaults. */
+export const MAX_RECORD_ITEMS = 16;
+/** Vertices per arc (its header's low 16 bits). */
+export const ARC_MAX_VERTICES = 0xffff;
 /**
  * Default table: a record that lists one country's subdivisions may give, instead of one
  * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the

@@ -31,16 +31,16 @@ export type LeafEntry =
   /** Country index, -1 for none: a gridcountry / blockcountry entry that a country lookup stops at. */
   | { kind: 'country'; country: number };
 
-export interface RecordItem {
-  entry: LeafEntry;
-  /** Rings in lon/lat, flat [x0, y0, x1, y1, …], not closed; the item holds a point when an odd number do. */
-  rings: Float64Array[];
-}
-
 export interface LeafRecord {
   /** Country index for a record that lists one country's subdivisions, else -1. */
   country: number;
-  items: RecordItem[];
+  /** The items' entries, in test order. */
+  items: LeafEntry[];
+  /**
+   * The record's arcs in lon/lat, flat [x0, y0, x1, y1, …], open lines: every edge that can change
+   * the answer in the cell, each of some items' boundaries.
+   */
+  lines: Float64Array[];
   /** Where no item holds the point: an entry, or a default table (its cells' regions, row-major from the SW). */
   fallback: LeafEntry | { kind: 'table'; cells: Cell[]; regions: number[] };
 }
@@ -116,7 +116,7 @@ export function recordCountry(ds: Dataset, record: number): number {
 }
 
 /**
- * A leaf record with its rings in lon/lat. The Uint16 grid spans the cell
+ * A leaf record with its arcs in lon/lat. The Uint16 grid spans the cell
  * window (the cell plus a margin on every side); the runtime tests the point
  * against the quantised rings, so the affine map back to degrees gives the
  * same answer for every point in the cell up to floating-point rounding.
@@ -128,33 +128,28 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const sy = (cell.y1 - cell.y0) / ds.qscale;
   const ox = cell.x0 - (cell.x1 - cell.x0) * ds.margin;
   const oy = cell.y0 - (cell.y1 - cell.y0) * ds.margin;
-  const n = rec[record];
-  const items: RecordItem[] = [];
+  const head = rec[record];
+  const items: LeafEntry[] = [];
   let p = record + RECORD_HEADER;
-  for (let i = 0; i < n; i++) {
-    const entry = leafEntry(rec[p]);
-    const ringCount = rec[p + 1];
-    p += 2;
-    const rings: Float64Array[] = [];
-    for (let k = 0; k < ringCount; k++, p += 2) {
-      const start = rec[p] << 1;
-      const len = rec[p + 1] << 1;
-      const ring = new Float64Array(len);
-      for (let q = 0; q < len; q += 2) {
-        ring[q] = ox + coords[start + q] * sx;
-        ring[q + 1] = oy + coords[start + q + 1] * sy;
-      }
-      rings.push(ring);
+  for (let i = 0; i < (head & 0xff); i++) items.push(leafEntry(rec[p++]));
+  const lines: Float64Array[] = [];
+  for (const end = p + (head >>> 8); p < end; ) {
+    const count = rec[p] & 0xffff;
+    const line = new Float64Array(2 * count);
+    for (let q = 0, v = (p + 1) << 1; q < line.length; q += 2, v += 2) {
+      line[q] = ox + coords[v] * sx;
+      line[q + 1] = oy + coords[v + 1] * sy;
     }
-    items.push({ entry, rings });
+    lines.push(line);
+    p += 1 + count;
   }
   const def = rec[record + 1];
-  if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, fallback: leafEntry(def) };
+  if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, lines, fallback: leafEntry(def) };
   const cells: Cell[] = [];
   const regions: number[] = [];
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
     cells.push(tableCell(cell, k));
     regions.push(tableEntry(rec, def, k));
   }
-  return { country: rec[record + 2] - 1, items, fallback: { kind: 'table', cells, regions } };
+  return { country: rec[record + 2] - 1, items, lines, fallback: { kind: 'table', cells, regions } };
 }

@@ -14,6 +14,7 @@ import {
   GRIDBASE_SLOT_MASK,
   mixedCodes,
   NO_REGION16,
+  MAX_RECORD_ITEMS,
   RECORD_HEADER,
   SLOT_WORDS,
   TABLE_WORDS,
@@ -268,10 +269,10 @@ function scanDepth1(
 /**
  * Checks the records that start in [r, stop): marks each start in the bitset `starts`, collects
  * the record pointers they hold; returns where the next record starts, or -1 − the offset of
- * the first malformed record. A record is its header, its item
- * list, then every ring's vertices back to back in item order; rings must sit exactly there,
- * so no ring can reach into another record or past the array. Every entry (default and items)
- * must be a region in range or a record pointer further on.
+ * the first malformed record. A record is its header, its item entries, then its arcs (a header
+ * word and the vertices each), which must fill exactly the arc words the header gives, so no arc
+ * can reach into another record or past the array. Every entry (default and items) must be a
+ * region in range or a record pointer further on.
  */
 function scanRecords(
   records: Uint32Array,
@@ -287,45 +288,35 @@ function scanRecords(
   while (r < stop) {
     starts[r >>> 5] |= 1 << (r & 31);
     if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return -1 - r;
-    const n = records[r];
-    let p = r + RECORD_HEADER;
+    const n = records[r] & 0xff;
+    const arcsAt = r + RECORD_HEADER + n;
+    const v = arcsAt + (records[r] >>> 8);
+    if (n > MAX_RECORD_ITEMS || v > len) return -1 - r;
     for (let i = -1; i < n; i++) {
-      let e = records[r + 1];
-      if (i >= 0) {
-        if (p + 2 > len) return -1 - r;
-        e = records[p];
-        p += 2 + 2 * records[p + 1];
-        if (p > len) return -1 - r;
-      }
-      const v = e & VALUE_MASK;
+      const e = i < 0 ? records[r + 1] : records[r + RECORD_HEADER + i];
+      const x = e & VALUE_MASK;
       if (e >>> TAG_SHIFT === 0) {
-        if (v >= regionCount) return -1 - r;
-      } else if (e >>> TAG_SHIFT === TAG_RECORD && v > r && v < len) forward.push(v);
+        if (x >= regionCount) return -1 - r;
+      } else if (e >>> TAG_SHIFT === TAG_RECORD && x > r && x < len) forward.push(x);
       // A default table only in a record of one country's subdivisions (country lookups stop
       // there); where it sits is checked below.
       else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || records[r + 2] === 0) return -1 - r;
     }
-    let v = p;
-    p = r + RECORD_HEADER;
-    for (let i = 0; i < n; i++) {
-      const rings = records[p + 1];
-      p += 2;
-      for (let k = 0; k < rings; k++, p += 2) {
-        const count = records[p + 1];
-        if (records[p] !== v || count < 3 || v + count > len) return -1 - r;
-        v += count;
-      }
+    // Arcs fill the record's arc words exactly; a mask names only the record's own items.
+    for (let p = arcsAt; p < v; ) {
+      const count = records[p] & 0xffff;
+      const mask = records[p] >>> 16;
+      if (count < 2 || mask === 0 || mask >>> n !== 0 || p + 1 + count > v) return -1 - r;
+      p += 1 + count;
     }
-    if (v <= r + 1) return -1 - r;
     const def = records[r + 1];
     if (def >>> TAG_SHIFT === TAG_TABLE) {
       // Right after the vertices, every entry a region in range.
       if ((def & VALUE_MASK) !== v || v + TABLE_WORDS > len) return -1 - r;
       for (let k = v; k < v + TABLE_WORDS; k++)
         if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
-      v += TABLE_WORDS;
-    }
-    r = v;
+      r = v + TABLE_WORDS;
+    } else r = v;
   }
   return r;
 }

@@ -10,6 +10,7 @@ import {
   GRIDBASE_SLOT_MASK,
   mixedCodes,
   NO_REGION16,
+  RECORD_HEADER,
   SLOT_GRID,
   SLOT_WORDS,
   SUB_GRID,
@@ -247,35 +248,34 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
 }
 
 /**
- * First item whose rings hold the point (q[0], q[1]) (quantised units) under the even-odd rule,
- * else the record's default (a region, a record, or a default table: see tableRegion); as an
- * int32, so that a record entry (top bit set) is not boxed.
+ * First item that holds the point (q[0], q[1]) (quantised units) under the even-odd rule, else the
+ * record's default (a region, a record, or a default table: see tableRegion); as an int32, so that
+ * a record entry (top bit set) is not boxed. One pass over the arcs: a crossed edge flips the
+ * parity bits of its items' mask.
  */
 export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: Float64Array): number {
   const px = q[0];
   const py = q[1];
-  const n = rec[r];
-  let p = r + 3;
-  for (let i = 0; i < n; i++) {
-    const entry = rec[p];
-    const rings = rec[p + 1];
-    p += 2;
-    let inside = false;
-    for (let k = 0; k < rings; k++, p += 2) {
-      const start = rec[p] << 1;
-      const end = start + (rec[p + 1] << 1);
-      let j = end - 2;
-      for (let q = start; q < end; q += 2) {
-        const yq = coords[q + 1];
-        const yj = coords[j + 1];
-        if (yq > py !== yj > py) {
-          const xq = coords[q];
-          if (px < ((coords[j] - xq) * (py - yq)) / (yj - yq) + xq) inside = !inside;
-        }
-        j = q;
+  const head = rec[r];
+  let p = r + RECORD_HEADER + (head & 0xff);
+  const end = p + (head >>> 8);
+  let odd = 0;
+  while (p < end) {
+    const arc = rec[p];
+    const stop = (p + 1 + (arc & 0xffff)) << 1;
+    let j = (p + 1) << 1;
+    for (let k = j + 2; k < stop; k += 2) {
+      const yk = coords[k + 1];
+      const yj = coords[j + 1];
+      if (yk > py !== yj > py) {
+        const xk = coords[k];
+        if (px < ((coords[j] - xk) * (py - yk)) / (yj - yk) + xk) odd ^= arc >>> 16;
       }
+      j = k;
     }
-    if (inside) return entry | 0;
+    p = stop >>> 1;
   }
-  return rec[r + 1] | 0;
+  // The lowest odd item: 31 - clz32 of the lowest set bit.
+  if (odd === 0) return rec[r + 1] | 0;
+  return rec[r + RECORD_HEADER + 31 - Math.clz32(odd & -odd)] | 0;
 }

@@ -48,19 +48,12 @@ function edited(section: SectionName, edit: (words: Uint32Array, file: Uint8Arra
   return reseal(file);
 }
 
-/** Record starts, by the record layout (src/format/layout.ts): header, items, vertices, default table. */
+/** Record starts, by the record layout (src/format/layout.ts): header, entries, arcs, default table. */
 function recordStarts(records: Uint32Array): number[] {
   const starts: number[] = [];
   for (let r = 0; r < records.length; ) {
     starts.push(r);
-    let p = r + RECORD_HEADER;
-    let end = p;
-    for (let i = 0; i < records[r]; i++) {
-      const rings = records[p + 1];
-      for (let k = 0; k < rings; k++) end = Math.max(end, records[p + 2 + 2 * k] + records[p + 3 + 2 * k]);
-      p += 2 + 2 * rings;
-    }
-    end = Math.max(end, p);
+    const end = r + RECORD_HEADER + (records[r] & 0xff) + (records[r] >>> 8);
     r = records[r + 1] >>> TAG_SHIFT === TAG_TABLE ? end + TABLE_WORDS : end;
   }
   return starts;
@@ -150,8 +143,8 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       /block entry 0 .* blockcountry \d+\) is invalid/,
     ],
     [
-      'a record claiming more items than the array holds',
-      () => edited('records', (r) => void (r[starts[3]] = 0x00ffffff)),
+      'a record claiming more arc words than the array holds',
+      () => edited('records', (r) => void (r[starts[3]] = 0xfffff001)),
       new RegExp(`record at ${starts[3]} is malformed or holds an invalid entry`),
     ],
     [
@@ -165,13 +158,27 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       /record at 0 is malformed/,
     ],
     [
-      'a ring starting elsewhere than after the item list',
-      () => edited('records', (r) => void (r[withItems(r) + RECORD_HEADER + 2] += 1)),
+      'an arc reaching past its record',
+      () => edited('records', (r) => void (r[firstArc(r)] += 1 << 15)),
       /record at \d+ is malformed/,
     ],
     [
-      'a ring of two vertices',
-      () => edited('records', (r) => void (r[withItems(r) + RECORD_HEADER + 3] = 2)),
+      'an arc of one vertex',
+      () => edited('records', (r) => void (r[firstArc(r)] = ((r[firstArc(r)] & 0xffff0000) | 1) >>> 0)),
+      /record at \d+ is malformed/,
+    ],
+    [
+      'an arc naming an item the record does not have',
+      () =>
+        edited('records', (r) => {
+          const s = withItems(r);
+          r[firstArc(r)] = ((r[firstArc(r)] & 0xffff) | (1 << (16 + (r[s] & 0xff)))) >>> 0;
+        }),
+      /record at \d+ is malformed/,
+    ],
+    [
+      'more items than an arc mask can name',
+      () => edited('records', (r) => void (r[withItems(r)] = ((r[withItems(r)] & ~0xff) | 17) >>> 0)),
       /record at \d+ is malformed/,
     ],
     [
@@ -384,5 +391,11 @@ function cycle(meta: Meta): void {
 
 /** The first record start at or after `from` whose record has items. */
 function withItems(records: Uint32Array, from = 0): number {
-  return starts.find((r) => r >= from && records[r] > 0)!;
+  return starts.find((r) => r >= from && (records[r] & 0xff) > 0)!;
+}
+
+/** The header word of the first arc of the first record with items. */
+function firstArc(records: Uint32Array): number {
+  const r = withItems(records);
+  return r + RECORD_HEADER + (records[r] & 0xff);
 }
