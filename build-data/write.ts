@@ -98,20 +98,13 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   // Slots serve region lookups among subdivisions; in a countries-only build those answer
   // nothing, so the slot tables are left out.
   const withSlots = src.subdivisionParts.length > 0;
-  const { blockRegion, blockRegion8, gridBase, slots, subcodes } = slotTables(
-    index,
-    index.regions.length >> 1,
-    params.fanouts[0],
-    params.margin,
-    withSlots,
-  );
+  const { blockRegion8, gridBase, slots, subcodes } = slotTables(index, params.fanouts[0], params.margin, withSlots);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
     gridcountry: bytesOf(index.gridCountry),
     blocks: bytesOf(index.blocks),
     blockcountry: bytesOf(index.blockCountry),
-    blockregion: bytesOf(blockRegion),
     records: bytesOf(index.records),
     regions: bytesOf(index.regions),
     flatbush,

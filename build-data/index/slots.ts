@@ -11,7 +11,6 @@ import {
   GRIDBASE_REGION_MAX,
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
-  NO_REGION16,
   RECORD_HEADER,
   SLOT_GRID,
   SLOT_MIXED,
@@ -29,7 +28,6 @@ import { evalRecord } from '../../src/lookup/locate.js';
 import type { BuiltIndex } from './build-index.js';
 
 export interface SlotTables {
-  blockRegion: Uint16Array;
   blockRegion8: Uint8Array;
   gridBase: Uint32Array;
   slots: Uint32Array;
@@ -42,7 +40,6 @@ const PALETTE = 3;
 
 export function slotTables(
   index: BuiltIndex,
-  regionCount: number,
   fanout: number,
   margin: number,
   withSlots = true,
@@ -50,15 +47,14 @@ export function slotTables(
   const { grid, blocks, records } = index;
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const qscale = 65535 / (1 + 2 * margin);
-  const blockRegion = new Uint16Array(blocks.length).fill(NO_REGION16);
-  for (let i = 0; i < blocks.length; i++)
-    if (blocks[i] >>> TAG_SHIFT === 0 && blocks[i] < NO_REGION16) blockRegion[i] = blocks[i];
+  // Per block entry, its slot's number within its depth-1 block, -1 for none.
+  const slotOf = new Int8Array(blocks.length).fill(-1);
   const gridBase = new Uint32Array(grid.length);
   const children = fanout * fanout;
-  // A block holds at most fanout² slots: none when they would not fit the one-byte mirror or
-  // the ids left above the regions; and none past what gridbase's slot bits can count. None
-  // either when the caller asks (a countries-only dataset: country lookups never read slots).
-  const slotsFit = withSlots && children <= BR8_SLOTS && regionCount + children < NO_REGION16;
+  // A block holds at most fanout² slots: none when they would not fit the one-byte mirror, and
+  // none past what gridbase's slot bits can count. None either when the caller asks (a
+  // countries-only dataset: country lookups never read slots).
+  const slotsFit = withSlots && children <= BR8_SLOTS;
   const out: number[] = [];
   const subcodes: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
@@ -72,7 +68,7 @@ export function slotTables(
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
-      blockRegion[off + k] = regionCount + out.length / SLOT_WORDS - gridBase[cell];
+      slotOf[off + k] = out.length / SLOT_WORDS - base;
       const arcs: number[][] = [];
       arcsIn(records, e & VALUE_MASK, arcs);
       const at = (i: number, j: number, n: number) => answerIn(records, coords, e, arcs, i, j, n, margin, qscale);
@@ -91,32 +87,29 @@ export function slotTables(
       out.push(...words);
     }
   }
-  const blockRegion8 = mirror8(grid, blockRegion, gridBase, regionCount, children);
-  return { blockRegion, blockRegion8, gridBase, slots: Uint32Array.from(out), subcodes: Uint32Array.from(subcodes) };
+  const blockRegion8 = mirror8(grid, blocks, slotOf, gridBase, children);
+  return { blockRegion8, gridBase, slots: Uint32Array.from(out), subcodes: Uint32Array.from(subcodes) };
 }
 
 /**
- * The one-byte mirror of the depth-1 blockregion entries (layout.ts), and each cell's region
- * base in gridbase's high bits: the base whose span holds most of the cell's regions (the
- * lowest such, so the build stays deterministic); the rest read blockregion.
+ * The one-byte form of the depth-1 block entries (layout.ts), and each cell's region base in
+ * gridbase's high bits: the base whose span holds most of the cell's regions (the lowest such, so
+ * the build stays deterministic); the rest read `blocks`.
  */
 function mirror8(
   grid: Uint32Array,
-  blockRegion: Uint16Array,
+  blocks: Uint32Array,
+  slotOf: Int8Array,
   gridBase: Uint32Array,
-  regionCount: number,
   children: number,
 ): Uint8Array {
-  const out = new Uint8Array(blockRegion.length).fill(BR8_WIDE);
-  const firstSlot = Math.min(regionCount, NO_REGION16);
+  const out = new Uint8Array(blocks.length).fill(BR8_WIDE);
+  const region = (e: number) => (e >>> TAG_SHIFT === 0 ? e : -1);
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
     const ids: number[] = [];
-    for (let k = 0; k < children; k++) {
-      const r = blockRegion[off + k];
-      if (r > 0 && r < firstSlot) ids.push(r);
-    }
+    for (let k = 0; k < children; k++) if (region(blocks[off + k]) > 0) ids.push(blocks[off + k]);
     ids.sort((a, b) => a - b);
     let base = 0;
     let most = 0;
@@ -127,10 +120,9 @@ function mirror8(
     base = Math.min(base, GRIDBASE_REGION_MAX);
     gridBase[cell] = (gridBase[cell] | (base << GRIDBASE_SLOT_BITS)) >>> 0;
     for (let k = 0; k < children; k++) {
-      const r = blockRegion[off + k];
-      if (r === 0) out[off + k] = BR8_NO_COUNTRY;
-      else if (r === NO_REGION16) out[off + k] = BR8_WIDE;
-      else if (r >= firstSlot) out[off + k] = BR8_SLOT + r - regionCount;
+      const r = region(blocks[off + k]);
+      if (slotOf[off + k] >= 0) out[off + k] = BR8_SLOT + slotOf[off + k];
+      else if (r === 0) out[off + k] = BR8_NO_COUNTRY;
       else if (r >= base && r < base + BR8_SPAN) out[off + k] = r - base;
     }
   }

@@ -4,7 +4,15 @@
 import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import Flatbush from 'flatbush';
 import { DataError } from '../lookup/errors.js';
-import { GRID_COLS, GRID_ROWS, type IndexParams, NO_SUBDIVISION16, SECTIONS, SLOT_WORDS } from './layout.js';
+import {
+  GRID_COLS,
+  GRID_ROWS,
+  type IndexParams,
+  NO_SUBDIVISION16,
+  SECTIONS,
+  type SectionName,
+  SLOT_WORDS,
+} from './layout.js';
 import { verifyIndex } from './verify.js';
 
 export interface CountryInfo {
@@ -73,9 +81,7 @@ export interface Dataset {
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint16Array;
-  /** Per block entry: its region id, a record slot (depth 1), or NO_REGION16 (see layout.ts). */
-  blockRegion: Uint16Array;
-  /** One-byte mirror of blockRegion in the blocks hung from the grid (layout.ts). */
+  /** One byte per entry of the blocks hung from the grid: a region, a record slot, or "read blocks" (layout.ts). */
   blockRegion8: Uint8Array;
   records: Uint32Array;
   coords: Uint16Array;
@@ -141,7 +147,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
   const meta = readMeta(payload, name);
   const sections = readSections(payload, name);
-  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockCountry, blockRegion, blockRegion8 } = sections;
+  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockCountry, blockRegion8 } = sections;
   const { records, coords, regions, parts, partCodes } = sections;
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -172,7 +178,6 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     subcodes,
     blocks,
     blockCountry,
-    blockRegion,
     blockRegion8,
     records,
     coords,
@@ -231,26 +236,24 @@ function readMeta(payload: Uint8Array, name: string): DatasetMeta {
   return meta;
 }
 
-/** The typed arrays over sections 1-13, their lengths checked against each other. */
+/** The typed arrays over the sections after meta, their lengths checked against each other. */
 function readSections(payload: Uint8Array, name: string) {
-  const grid = typed(section(payload, 1, name), Uint32Array, name, 'grid');
+  const at = (s: SectionName) => section(payload, SECTIONS.indexOf(s), name);
+  const grid = typed(at('grid'), Uint32Array, name, 'grid');
   if (grid.length !== GRID_COLS * GRID_ROWS)
     throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
-  const gridCountry = typed(section(payload, 2, name), Uint16Array, name, 'gridcountry');
+  const gridCountry = typed(at('gridcountry'), Uint16Array, name, 'gridcountry');
   if (gridCountry.length !== grid.length)
     throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
-  const blocks = typed(section(payload, 3, name), Uint32Array, name, 'blocks');
-  const blockCountry = typed(section(payload, 4, name), Uint16Array, name, 'blockcountry');
+  const blocks = typed(at('blocks'), Uint32Array, name, 'blocks');
+  const blockCountry = typed(at('blockcountry'), Uint16Array, name, 'blockcountry');
   if (blockCountry.length !== blocks.length)
     throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
-  const blockRegion = typed(section(payload, 5, name), Uint16Array, name, 'blockregion');
-  if (blockRegion.length !== blocks.length)
-    throw new DataError(`${name}: blockregion has ${blockRegion.length} entries, expected ${blocks.length}`);
-  const records = typed(section(payload, 6, name), Uint32Array, name, 'records');
-  // Ring vertices live inside the records (x, y Uint16 halves of one word each).
+  const records = typed(at('records'), Uint32Array, name, 'records');
+  // Arc vertices live inside the records (x, y Uint16 halves of one word each).
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
-  const regions = typed(section(payload, 7, name), Uint16Array, name, 'regions');
-  const fb = section(payload, 8, name);
+  const regions = typed(at('regions'), Uint16Array, name, 'regions');
+  const fb = at('flatbush');
   let parts: Flatbush;
   try {
     // Laid over the section in place, no copy.
@@ -260,16 +263,16 @@ function readSections(payload: Uint8Array, name: string) {
       cause: err,
     });
   }
-  const partCodes = typed(section(payload, 9, name), Int32Array, name, 'boxcodes');
-  const gridBase = typed(section(payload, 10, name), Uint32Array, name, 'gridbase');
+  const partCodes = typed(at('boxcodes'), Int32Array, name, 'boxcodes');
+  const gridBase = typed(at('gridbase'), Uint32Array, name, 'gridbase');
   if (gridBase.length !== grid.length)
     throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
-  const slots = typed(section(payload, 11, name), Uint32Array, name, 'slots');
+  const slots = typed(at('slots'), Uint32Array, name, 'slots');
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
-  const blockRegion8 = section(payload, 12, name);
+  const blockRegion8 = at('blockregion8');
   if (blockRegion8.length !== blocks.length)
     throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
-  const subcodes = typed(section(payload, 13, name), Uint32Array, name, 'subcodes');
+  const subcodes = typed(at('subcodes'), Uint32Array, name, 'subcodes');
   if (partCodes.length !== parts.numItems)
     throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
   return {
@@ -277,7 +280,6 @@ function readSections(payload: Uint8Array, name: string) {
     gridCountry,
     blocks,
     blockCountry,
-    blockRegion,
     records,
     coords,
     regions,

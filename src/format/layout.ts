@@ -9,7 +9,6 @@ export const SECTIONS = [
   'gridcountry',
   'blocks',
   'blockcountry',
-  'blockregion',
   'records',
   'regions',
   'flatbush',
@@ -75,10 +74,8 @@ export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
 // Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index.
 
 /**
- * blockregion: per block entry, its region id when the entry is one (and fits), else this.
- * In a block hung from the level-0 grid (depth 1), a record child holds a **slot** instead:
- * regionCount + (ordinal − slotBase(cell)), where ordinals number the record children of
- * depth-1 blocks in grid order (at most BR8_SLOTS per block, and below 2^GRIDBASE_SLOT_BITS).
+ * Record slots: ordinals number the record children of depth-1 blocks (blocks hung from the
+ * level-0 grid) in grid order, at most BR8_SLOTS per block and below 2^GRIDBASE_SLOT_BITS.
  * `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never straddles a cache line
  * when the dataset is 32-byte aligned in memory):
  *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
@@ -90,18 +87,17 @@ export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
  * in code order (so the k-th mixed sub-cell of slot s is word slots[s·8 + 3] + k): SUB_GRID²
  * 2-bit codes of its sub-sub-cells, row-major from the south-west: 0-2 the slot's palette region
  * answers the whole closed sub-sub-cell, 3 test the record.
- * See build-data/index/slots.ts.
- */
-export const NO_REGION16 = 0xffff;
-/**
- * blockregion8: a one-byte mirror of blockregion for the blocks hung from the level-0 grid
- * (entries elsewhere are BR8_WIDE and never read). Near populated places most lookups end at
- * depth 1, and half the bytes there keep twice as many cells in the CPU cache. A byte v is:
+ *
+ * blockregion8: one byte per block entry, read in the blocks hung from the level-0 grid (entries
+ * elsewhere are BR8_WIDE and never read). Near populated places most lookups end at depth 1, and
+ * one byte there keeps four times as many cells in the CPU cache as the entry. A byte v is:
  *   v < BR8_SPAN: region regionBase(cell) + v
  *   BR8_SLOT + k (k < BR8_SLOTS): the cell's record slot k, ordinal slotBase(cell) + k
  *   BR8_NO_COUNTRY: region 0
- *   BR8_WIDE: read blockregion (a region outside the cell's span, or NO_REGION16: descend)
+ *   BR8_WIDE: read the entry in `blocks` (a region outside the cell's span, a child block, or a
+ *     record without a slot)
  * gridbase packs both bases: slot base in the low GRIDBASE_SLOT_BITS, region base above.
+ * See build-data/index/slots.ts.
  */
 export const BR8_SPAN = 190;
 export const BR8_SLOT = 190;

@@ -13,7 +13,6 @@ import {
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
   mixedCodes,
-  NO_REGION16,
   MAX_RECORD_ITEMS,
   RECORD_HEADER,
   SLOT_WORDS,
@@ -60,7 +59,7 @@ export function verifyIndex(ds: Dataset, name: string): void {
   const bad = (what: string): never => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
-  const { grid, gridBase, slots: slotWords, blocks, blockRegion, blockRegion8, blockCountry, records } = ds;
+  const { grid, gridBase, slots: slotWords, blocks, blockRegion8, blockCountry, records } = ds;
   const regionCount = ds.regionCountry.length;
   const countryCount = ds.countryCodes.length;
   const fanouts = ds.meta.params.fanouts;
@@ -78,26 +77,10 @@ export function verifyIndex(ds: Dataset, name: string): void {
       if (v >= records.length || !isStart(starts, v)) bad(`record pointer ${v} invalid`);
     } else bad(`unknown entry tag ${tag}`);
   }
-  let slots = 0;
   for (let from = 0; from < blocks.length; from += CHUNK) {
     const to = Math.min(blocks.length, from + CHUNK);
-    const scan = scanBlocks(
-      blocks,
-      from,
-      to,
-      blockRegion,
-      blockCountry,
-      starts,
-      records.length,
-      regionCount,
-      countryCount + 1,
-      maxBlock,
-    );
-    if (scan >= 0)
-      bad(
-        `block entry ${scan} (${blocks[scan]}, blockregion ${blockRegion[scan]}, blockcountry ${blockCountry[scan]}) is invalid`,
-      );
-    slots += -1 - scan;
+    const scan = scanBlocks(blocks, from, to, blockCountry, starts, records.length, regionCount, countryCount + 1, maxBlock);
+    if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
   }
   let subcodes = 0;
   for (let from = 0; from < slotWords.length; from += CHUNK) {
@@ -107,10 +90,10 @@ export function verifyIndex(ds: Dataset, name: string): void {
   const subcodeCount = ds.subcodes.length;
   if (subcodes !== subcodeCount) bad(`the slots name ${subcodes} mixed sub-cells, subcodes holds ${subcodeCount}`);
   const children = fanouts[0] * fanouts[0];
-  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion, blockRegion8, regionCount, children);
+  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion8, regionCount, children);
   if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
-  // Only blocks hung from the grid may hold slots (the lookup reads them at depth 1 only).
-  if (seen !== slots) bad('record slots outside the blocks hung from the grid');
+  // Every slot is the slot of one depth-1 record child (the lookup reads them at depth 1 only).
+  if (seen !== slotWords.length / SLOT_WORDS) bad('record slots outside the blocks hung from the grid');
   checkCodeIndexes(ds, bad);
 }
 
@@ -170,16 +153,14 @@ function recordStarts(
 const CHUNK = 1 << 15;
 
 /**
- * Index of the first invalid block entry in [from, to), or -1 − (record slots seen) when all are valid.
- * An entry must be a region in range, a child block further on, or a record start; its
- * blockregion must say exactly what it says (the lookup trusts the mirror instead), and its
- * blockcountry must name a country or 0 / 1.
+ * Index of the first invalid block entry in [from, to), or -1 when all are valid. An entry must be
+ * a region in range, a child block further on, or a record start, and its blockcountry must name
+ * a country or 0 / 1.
  */
 function scanBlocks(
   blocks: Uint32Array,
   from: number,
   to: number,
-  blockRegion: Uint16Array,
   blockCountry: Uint16Array,
   starts: Uint32Array,
   recordWords: number,
@@ -187,26 +168,20 @@ function scanBlocks(
   countryMax: number,
   maxBlock: number,
 ): number {
-  let slots = 0;
   for (let i = from; i < to; i++) {
     const e = blocks[i];
     const tag = e >>> TAG_SHIFT;
     const v = e & VALUE_MASK;
-    const r = blockRegion[i];
     if (blockCountry[i] > countryMax) return i;
     if (tag === 0) {
-      if (v >= regionCount || r !== Math.min(v, NO_REGION16)) return i;
+      if (v >= regionCount) return i;
     } else if (tag === TAG_BLOCK) {
-      if (v + maxBlock > blocks.length || v <= i || r !== NO_REGION16) return i;
+      if (v + maxBlock > blocks.length || v <= i) return i;
     } else if (tag === TAG_RECORD) {
       if (v >= recordWords || ((starts[v >>> 5] >>> (v & 31)) & 1) === 0) return i;
-      if (r !== NO_REGION16) {
-        if (r < regionCount) return i;
-        slots++;
-      }
     } else return i;
   }
-  return -1 - slots;
+  return -1;
 }
 
 /**
@@ -226,20 +201,19 @@ function scanSlots(words: Uint32Array, from: number, to: number, regionCount: nu
 
 /**
  * The entries of the blocks hung from the grid, where lookups read blockregion8 and the record
- * slots: each byte must say what blockregion says (or defer to it), and each slot must lead to
- * exactly the record its entry points at. Returns the slots seen, or −1 − the first bad entry.
+ * slots: each byte must say what the entry in `blocks` says (or defer to it), and each slot must
+ * lead to exactly the record its entry points at. Returns the slots seen, or −1 − the first bad
+ * entry.
  */
 function scanDepth1(
   grid: Uint32Array,
   gridBase: Uint32Array,
   words: Uint32Array,
   blocks: Uint32Array,
-  blockRegion: Uint16Array,
   blockRegion8: Uint8Array,
   regionCount: number,
   children: number,
 ): number {
-  const firstSlot = Math.min(regionCount, NO_REGION16);
   let seen = 0;
   for (let cell = 0; cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
@@ -247,20 +221,17 @@ function scanDepth1(
     const slotBase = gridBase[cell] & GRIDBASE_SLOT_MASK;
     const regionBase = gridBase[cell] >>> GRIDBASE_SLOT_BITS;
     for (let at = off; at < off + children; at++) {
-      const r = blockRegion[at];
+      const e = blocks[at];
       const v = blockRegion8[at];
-      const isSlot = r !== NO_REGION16 && r >= firstSlot;
       if (v < BR8_SPAN) {
-        if (r !== regionBase + v || r >= firstSlot) return -1 - at;
+        if (e !== regionBase + v || e >= regionCount) return -1 - at;
       } else if (v < BR8_SLOT + BR8_SLOTS) {
-        if (r !== regionCount + v - BR8_SLOT || !isSlot) return -1 - at;
+        const w = (slotBase + v - BR8_SLOT) * SLOT_WORDS;
+        if (e >>> TAG_SHIFT !== TAG_RECORD || w >= words.length || words[w + 2] !== (e & VALUE_MASK)) return -1 - at;
+        seen++;
       } else if (v === BR8_NO_COUNTRY) {
-        if (r !== 0) return -1 - at;
-      } else if (v !== BR8_WIDE || isSlot) return -1 - at;
-      if (!isSlot) continue;
-      const w = (slotBase + r - regionCount) * SLOT_WORDS;
-      if (w >= words.length || words[w + 2] !== (blocks[at] & VALUE_MASK)) return -1 - at;
-      seen++;
+        if (e !== 0) return -1 - at;
+      } else if (v !== BR8_WIDE) return -1 - at;
     }
   }
   return seen;

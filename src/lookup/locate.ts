@@ -9,7 +9,6 @@ import {
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
   mixedCodes,
-  NO_REGION16,
   RECORD_HEADER,
   SLOT_GRID,
   SLOT_WORDS,
@@ -48,8 +47,8 @@ export function locator(ds: Dataset): Locator {
  * latitude 90 lands in the top row, so both edges of the map answer.
  *
  * Closures over the arrays, which the JIT treats as constants, and two descents that keep the
- * cell position in locals: the region descent reads the one-byte blockregion8 at depth 1 and
- * blockregion deeper, the country descent blockcountry beside each entry (speed: npm run bench).
+ * cell position in locals: the region descent reads the one-byte blockregion8 and the slots at
+ * depth 1, the country descent blockcountry beside each entry (speed: npm run bench).
  *
  * No double crosses a call V8 does not inline, or it is boxed (test/contract/allocation.test.ts):
  * the descents are too large to inline, so `locate` and `locateCountry`, small enough to inline,
@@ -64,7 +63,6 @@ function createLocator(ds: Dataset): Locator {
     slots,
     subcodes,
     blocks,
-    blockRegion,
     blockRegion8,
     blockCountry,
     fanouts,
@@ -105,7 +103,7 @@ function createLocator(ds: Dataset): Locator {
     let px = x - col;
     let py = y - row;
     if (e >>> 30 === 1) {
-      // Depth 1 reads the one-byte mirror (layout.ts): a region, a record slot, or "see blockregion".
+      // Depth 1 reads the one-byte form (layout.ts): a region, a record slot, or "read blocks".
       let sx = px * f0;
       let sy = py * f0;
       let cx = sx | 0;
@@ -114,7 +112,7 @@ function createLocator(ds: Dataset): Locator {
       if (cy === f0) cy--;
       px = sx - cx;
       py = sy - cy;
-      let at = (e & 0x3fffffff) + cy * f0 + cx;
+      const at = (e & 0x3fffffff) + cy * f0 + cx;
       const v = blockRegion8[at];
       if (v < BR8_SPAN) return (gridBase[cell] >>> GRIDBASE_SLOT_BITS) + v;
       if (v < BR8_NO_COUNTRY) {
@@ -147,12 +145,8 @@ function createLocator(ds: Dataset): Locator {
         return evalRecords(slots[w + 2]);
       }
       if (v === BR8_NO_COUNTRY) return 0;
-      // Full children are most children: their region sits in the half-size Uint16 mirror.
-      let r = blockRegion[at];
-      if (r !== NO_REGION16) return r;
       e = blocks[at];
-      let depth = 1;
-      while (e >>> 30 === 1) {
+      for (let depth = 1; e >>> 30 === 1; ) {
         if (depth === maxDepth) return 0; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
         sx = px * f;
@@ -163,10 +157,7 @@ function createLocator(ds: Dataset): Locator {
         if (cy === f) cy--;
         px = sx - cx;
         py = sy - cy;
-        at = (e & 0x3fffffff) + cy * f + cx;
-        r = blockRegion[at];
-        if (r !== NO_REGION16) return r;
-        e = blocks[at];
+        e = blocks[(e & 0x3fffffff) + cy * f + cx];
       }
     }
     if (e >>> 30 === 0) return e;

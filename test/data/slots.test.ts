@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';
 import { locator, evalRecord, tableRegion } from '../../src/lookup/locate.js';
 import {
+  BR8_SLOT,
+  BR8_SLOTS,
   GRIDBASE_SLOT_MASK,
   mixedCodes,
-  NO_REGION16,
   SLOT_GRID,
   SLOT_MIXED,
   SLOT_WORDS,
@@ -36,10 +37,10 @@ function slots(): Slot[] {
     const e = ds.grid[cell];
     if (e >>> 30 !== 1) continue;
     for (let k = 0; k < f0 * f0; k++) {
-      const r = ds.blockRegion[(e & 0x3fffffff) + k];
-      if (r === NO_REGION16 || r < regionCount) continue;
+      const v = ds.blockRegion8[(e & 0x3fffffff) + k];
+      if (v < BR8_SLOT || v >= BR8_SLOT + BR8_SLOTS) continue;
       out.push({
-        ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + r - regionCount,
+        ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + v - BR8_SLOT,
         west: (cell % 360) - 180 + (k % f0) / f0,
         south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0,
       });

@@ -48,7 +48,6 @@ describe('readDataset on the fixture', () => {
     expect(ds.gridCountry.length).toBe(ds.grid.length);
     expect(ds.gridBase.length).toBe(ds.grid.length);
     expect(ds.blockCountry.length).toBe(ds.blocks.length);
-    expect(ds.blockRegion.length).toBe(ds.blocks.length);
     expect(ds.blockRegion8.length).toBe(ds.blocks.length);
     for (const [name, array] of [
       ['grid', ds.grid],
