@@ -3,7 +3,7 @@
 // would otherwise compute per lookup is decided here: overlap order, layering, coastal fallbacks.
 
 import { childCell } from '../../src/format/leaves.js';
-import { GRID_COLS, GRID_ROWS } from '../../src/format/layout.js';
+import { countryByte, GRID_COLS, GRID_ROWS } from '../../src/format/layout.js';
 import type { Part } from '../sources/parts.js';
 import type { DefaultBox, IndexBuilder, IndexOptions, Overlap } from './builder.js';
 import type { Box } from './clip.js';
@@ -18,10 +18,10 @@ export type { IndexOptions } from './builder.js';
 export interface BuiltIndex {
   grid: Uint32Array;
   /** Per level-0 cell: its single country + 2 (1 = none), or 0 when mixed. */
-  gridCountry: Uint16Array;
+  gridCountry: Uint8Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 when it holds several. */
-  blockCountry: Uint16Array;
+  blockCountry: Uint8Array;
   records: Uint32Array;
   regions: Uint16Array;
   stats: Record<string, number>;
@@ -39,18 +39,18 @@ function resolveGrid(
   b: IndexBuilder,
   countryParts: Part[],
   subdivisionParts: Part[],
-): { grid: Uint32Array; gridCountry: Uint16Array } {
+): { grid: Uint32Array; gridCountry: Uint8Array } {
   const world: Box = { x0: -180, y0: -90, x1: 180, y1: 90 };
   const cellCountry = partition(countryParts.map(wholePiece), world, GRID_COLS, GRID_ROWS, b.opts.margin);
   const cellSub = partition(subdivisionParts.map(wholePiece), world, GRID_COLS, GRID_ROWS, b.opts.margin);
   const grid = new Uint32Array(GRID_COLS * GRID_ROWS);
-  const gridCountry = new Uint16Array(GRID_COLS * GRID_ROWS);
+  const gridCountry = new Uint8Array(GRID_COLS * GRID_ROWS);
   const byRank = (x: Piece, y: Piece) => x.part.rank - y.part.rank;
   for (let i = 0; i < GRID_COLS * GRID_ROWS; i++) {
     const cell = childCell(world, GRID_COLS, GRID_ROWS, i % GRID_COLS, (i / GRID_COLS) | 0);
     const resolved = resolveCell(b, cell, cellCountry[i].sort(byRank), cellSub[i].sort(byRank), 0);
     grid[i] = resolved.entry;
-    gridCountry[i] = resolved.country;
+    gridCountry[i] = countryByte(resolved.country);
     // Drop the cell's pieces once resolved, so their clipped rings can be collected.
     cellCountry[i] = [];
     cellSub[i] = [];
@@ -70,7 +70,7 @@ export function buildIndex(
   const b: IndexBuilder = {
     opts,
     blocks: new Grow(Uint32Array),
-    blockCountry: new Grow(Uint16Array),
+    blockCountry: new Grow(Uint8Array),
     records: new Grow(Uint32Array),
     regions,
     gaps: createCoastalGaps(subdivisionParts, regions.hasSubdivisions, opts.gapKm, subdivisionParents),

@@ -41,7 +41,7 @@ export interface IndexBuilder {
   opts: IndexOptions;
   blocks: Grow<Uint32Array>;
   /** Per block entry: the child's single country + 2 (1 = none), 0 when it holds several. */
-  blockCountry: Grow<Uint16Array>;
+  blockCountry: Grow<Uint8Array>;
   records: Grow<Uint32Array>;
   regions: Regions;
   gaps: CoastalGaps;

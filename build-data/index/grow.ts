@@ -2,7 +2,7 @@
 
 type TypedCtor<T> = { new (n: number): T };
 
-export class Grow<T extends Uint32Array | Uint16Array> {
+export class Grow<T extends Uint32Array | Uint16Array | Uint8Array> {
   data: T;
   length = 0;
   constructor(

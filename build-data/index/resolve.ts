@@ -2,7 +2,7 @@
 // answers the rest, then either one region for the whole cell, a child block, or a leaf record.
 
 import { childCell } from '../../src/format/leaves.js';
-import { TAG_BLOCK, TAG_SHIFT } from '../../src/format/layout.js';
+import { countryByte, TAG_BLOCK, TAG_SHIFT } from '../../src/format/layout.js';
 import type { CellEntry, IndexBuilder } from './builder.js';
 import type { Box } from './clip.js';
 import {
@@ -80,7 +80,7 @@ function splitCell(
     const child = resolveCell(b, childCell(cell, f, f, k % f, (k / f) | 0), childC[k], childS[k], depth + 1);
     b.blocks.data[at + k] = child.entry;
     // Country lookups read this beside the entry and stop when the child holds one country.
-    b.blockCountry.data[at + k] = child.country;
+    b.blockCountry.data[at + k] = countryByte(child.country);
   }
   return ((TAG_BLOCK << TAG_SHIFT) | at) >>> 0;
 }

@@ -38,12 +38,7 @@ export interface SlotTables {
 const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
-export function slotTables(
-  index: BuiltIndex,
-  fanout: number,
-  margin: number,
-  withSlots = true,
-): SlotTables {
+export function slotTables(index: BuiltIndex, fanout: number, margin: number, withSlots = true): SlotTables {
   const { grid, blocks, records } = index;
   const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const qscale = 65535 / (1 + 2 * margin);

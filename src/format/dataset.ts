@@ -68,7 +68,7 @@ export interface Dataset {
   meta: DatasetMeta;
   grid: Uint32Array;
   /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
-  gridCountry: Uint16Array;
+  gridCountry: Uint8Array;
   /**
    * Per level-0 cell with a block: the ordinal its depth-1 record slots count from (low bits), and its
    * blockregion8 region base (layout.ts).
@@ -80,7 +80,7 @@ export interface Dataset {
   subcodes: Uint32Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
-  blockCountry: Uint16Array;
+  blockCountry: Uint8Array;
   /** One byte per entry of the blocks hung from the grid: a region, a record slot, or "read blocks" (layout.ts). */
   blockRegion8: Uint8Array;
   records: Uint32Array;
@@ -242,11 +242,11 @@ function readSections(payload: Uint8Array, name: string) {
   const grid = typed(at('grid'), Uint32Array, name, 'grid');
   if (grid.length !== GRID_COLS * GRID_ROWS)
     throw new DataError(`${name}: grid has ${grid.length} cells, expected ${GRID_COLS * GRID_ROWS}`);
-  const gridCountry = typed(at('gridcountry'), Uint16Array, name, 'gridcountry');
+  const gridCountry = at('gridcountry');
   if (gridCountry.length !== grid.length)
     throw new DataError(`${name}: gridcountry has ${gridCountry.length} cells, expected ${grid.length}`);
   const blocks = typed(at('blocks'), Uint32Array, name, 'blocks');
-  const blockCountry = typed(at('blockcountry'), Uint16Array, name, 'blockcountry');
+  const blockCountry = at('blockcountry');
   if (blockCountry.length !== blocks.length)
     throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
   const records = typed(at('records'), Uint32Array, name, 'records');

@@ -70,7 +70,14 @@ export const ARC_MAX_VERTICES = 0xffff;
  */
 export const TABLE_GRID = 8;
 export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
-// gridcountry / blockcountry: country index + 2; 1 = no country; 0 = several countries.
+/**
+ * gridcountry / blockcountry (one byte per cell or entry): country index + 2; 1 = no country;
+ * 0 = several countries, or one whose index + 2 does not fit a byte (keep descending: exact,
+ * only slower, for datasets of more than 253 countries).
+ */
+export function countryByte(uniform: number): number {
+  return uniform > 0xff ? 0 : uniform;
+}
 // Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index.
 
 /**

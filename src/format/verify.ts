@@ -79,7 +79,17 @@ export function verifyIndex(ds: Dataset, name: string): void {
   }
   for (let from = 0; from < blocks.length; from += CHUNK) {
     const to = Math.min(blocks.length, from + CHUNK);
-    const scan = scanBlocks(blocks, from, to, blockCountry, starts, records.length, regionCount, countryCount + 1, maxBlock);
+    const scan = scanBlocks(
+      blocks,
+      from,
+      to,
+      blockCountry,
+      starts,
+      records.length,
+      regionCount,
+      countryCount + 1,
+      maxBlock,
+    );
     if (scan >= 0) bad(`block entry ${scan} (${blocks[scan]}, blockcountry ${blockCountry[scan]}) is invalid`);
   }
   let subcodes = 0;
@@ -161,7 +171,7 @@ function scanBlocks(
   blocks: Uint32Array,
   from: number,
   to: number,
-  blockCountry: Uint16Array,
+  blockCountry: Uint8Array,
   starts: Uint32Array,
   recordWords: number,
   regionCount: number,

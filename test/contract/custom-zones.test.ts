@@ -1,5 +1,5 @@
 // A user's own zones go through the same build and are served by createGeoLookup.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,5 +44,48 @@ describe('custom zone dataset', () => {
     const first = readFileSync(join(out, 'zones.geolookup'));
     const again = await buildZones(join(dir, 'again'));
     expect(readFileSync(again).equals(first)).toBe(true);
+  });
+});
+
+describe('more zones than gridcountry / blockcountry bytes can name', () => {
+  // 300 half-degree squares: zone indexes past 253 are stored as "several" in the one-byte
+  // country tables (layout.ts countryByte), so country lookups descend to the entry there.
+  const side = 0.5;
+  const code = (i: number) => `Z${String(i).padStart(3, '0')}`;
+  const corner = (i: number) => [10 + (i % 20) * side, 10 + Math.floor(i / 20) * side];
+  let many: GeoLookup;
+
+  beforeAll(async () => {
+    const features = Array.from({ length: 300 }, (_, i) => {
+      const [x, y] = corner(i);
+      const ring = [
+        [x, y],
+        [x + side, y],
+        [x + side, y + side],
+        [x, y + side],
+        [x, y],
+      ];
+      return { type: 'Feature', properties: { code: code(i) }, geometry: { type: 'Polygon', coordinates: [ring] } };
+    });
+    const file = join(dir, 'many-zones.geojson');
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features }));
+    many = createGeoLookup(await buildDataset(join(dir, 'many'), 'many', ['--countries', file]));
+  });
+
+  it('answers every zone, the ones past 253 too', () => {
+    expect(many.countries().length).toBe(300);
+    for (let i = 0; i < 300; i++) {
+      const [x, y] = corner(i);
+      for (const [fx, fy] of [
+        [0.5, 0.5],
+        [0.01, 0.01],
+        [0.99, 0.99],
+      ]) {
+        const lat = y + fy * side;
+        const lon = x + fx * side;
+        expect(many.countryFromGps(lat, lon), `${lat},${lon}`).toBe(code(i));
+        expect(many.isInCountry(code(i), lat, lon)).toBe(true);
+      }
+    }
   });
 });

@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';
-import { GRID_COLS } from '../../src/format/layout.js';
+import { countryByte, GRID_COLS } from '../../src/format/layout.js';
 
 const ds = readDataset(readFileSync(new URL('../../dist-data/world.geolookup', import.meta.url)));
 
 /** What gridcountry / blockcountry must hold beside a region entry. */
-const uniformOf = (region: number) => (region === 0 ? 1 : ds.regionCountry[region] + 2);
+const uniformOf = (region: number) => countryByte(region === 0 ? 1 : ds.regionCountry[region] + 2);
 
 describe('index structure', () => {
   it('every reachable region entry has the single-country value its country gives', () => {

@@ -22,7 +22,6 @@ import { prng } from '../support/sample-points.js';
 const ds = readDataset(readFileSync(new URL('../../dist-data/world.geolookup', import.meta.url)));
 const { locate } = locator(ds);
 const f0 = ds.fanouts[0];
-const regionCount = ds.regionCountry.length;
 
 interface Slot {
   ordinal: number;

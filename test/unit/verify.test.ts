@@ -128,7 +128,7 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
     ],
     [
       'a blockcountry beyond the country table',
-      () => edited('blocks', (_b, file) => void (sectionHalves(file, 'blockcountry')[0] = countryCount + 2)),
+      () => edited('blocks', (_b, file) => void (file[sectionOf(file, 'blockcountry').offset] = countryCount + 2)),
       /block entry 0 .* blockcountry \d+\) is invalid/,
     ],
     [
@@ -215,7 +215,7 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
     ],
     [
       'a gridcountry beyond the country table',
-      () => edited('grid', (_g, file) => void (sectionHalves(file, 'gridcountry')[5] = countryCount + 2)),
+      () => edited('grid', (_g, file) => void (file[sectionOf(file, 'gridcountry').offset + 5] = countryCount + 2)),
       new RegExp(`gridcountry names country ${countryCount}`),
     ],
     [
@@ -243,7 +243,11 @@ describe('the section table and the metadata', () => {
   const table = (file: Uint8Array) => new DataView(file.buffer, HEADER_BYTES);
   const cases: [string, (file: Uint8Array) => void, RegExp][] = [
     ['a section count that is not the format', (f) => table(f).setUint32(0, SECTIONS.length + 1, true), /malformed/],
-    ['a section past the payload', (f) => table(f).setUint32(12 + SECTIONS.indexOf('records') * 8, 1 << 30, true), /section records out of/],
+    [
+      'a section past the payload',
+      (f) => table(f).setUint32(12 + SECTIONS.indexOf('records') * 8, 1 << 30, true),
+      /section records out of/,
+    ],
     [
       'a section offset off the 8-byte grid',
       (f) => table(f).setUint32(8 + 3 * 8, sectionAt(f, 3) + 4, true),
