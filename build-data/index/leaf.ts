@@ -2,7 +2,7 @@
 // country record pointing at them. A country's default subdivision answers where no piece does.
 
 import { tableCell } from '../../src/format/leaves.js';
-import { GRID_COLS, GRID_ROWS, TABLE_WORDS, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
+import { GRID_COLS, GRID_ROWS, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
 import type { CellEntry, IndexBuilder } from './builder.js';
 import { type Box, partContains } from './clip.js';
 import { gapTable, nearestSubdivision } from './coastal-gaps.js';
@@ -15,8 +15,8 @@ import {
   type RecordItem,
   type RecordWords,
   recordSize,
+  packTable,
   writeRecord,
-  writeTable,
 } from './records.js';
 import { regionId } from './regions.js';
 
@@ -142,7 +142,8 @@ function writeChain(
   at = -1,
 ): number {
   const size = chain.reduce((n, r) => n + recordSize(r), 0);
-  const first = at >= 0 ? at : b.records.reserve(size + (table ? TABLE_WORDS : 0));
+  const tableWords = table ? packTable(table) : [];
+  const first = at >= 0 ? at : b.records.reserve(size + tableWords.length);
   let p = first;
   chain.forEach((r, i) => {
     const end = p + recordSize(r);
@@ -156,6 +157,6 @@ function writeChain(
     b.stats.records++;
     p = end;
   });
-  if (table) writeTable(b.records.data, p, table);
+  b.records.data.set(tableWords, p);
   return first;
 }

@@ -1,7 +1,7 @@
 // Leaf records (layout.ts): a header, the item entries, then the record's edges as arcs, each
 // edge stored once with the mask of the items whose boundary it is.
 
-import { ARC_MAX_VERTICES, MAX_RECORD_ITEMS, QUANT_MAX, TABLE_WORDS } from '../../src/format/layout.js';
+import { ARC_MAX_VERTICES, MAX_RECORD_ITEMS, QUANT_MAX, TABLE_FULL, TABLE_PALETTE } from '../../src/format/layout.js';
 import type { Box, Ring } from './clip.js';
 import type { Piece } from './partition.js';
 
@@ -164,7 +164,23 @@ export function writeRecord(
   return arcWords - r.arcs.length;
 }
 
-/** Writes a default table (region ids, two per word, low half first) at `at`: TABLE_WORDS words. */
-export function writeTable(data: Uint32Array, at: number, table: number[]): void {
-  for (let k = 0; k < TABLE_WORDS; k++) data[at + k] = (table[2 * k] | (table[2 * k + 1] << 16)) >>> 0;
+/** A default table's words (layout.ts): a palette of its regions and 2-bit indexes, or every id. */
+export function packTable(table: number[]): number[] {
+  const palette = [...new Set(table)];
+  const pair = (a: number, b: number) => (a | (b << 16)) >>> 0;
+  if (palette.length > TABLE_PALETTE) {
+    const words = [TABLE_FULL];
+    for (let k = 0; k < table.length; k += 2) words.push(pair(table[k], table[k + 1]));
+    return words;
+  }
+  // Unused palette entries repeat the first region, so the first word is never TABLE_FULL.
+  while (palette.length < TABLE_PALETTE) palette.push(palette[0]);
+  const words: number[] = [];
+  for (let p = 0; p < TABLE_PALETTE; p += 2) words.push(pair(palette[p], palette[p + 1]));
+  for (let k = 0; k < table.length; k += 16) {
+    let w = 0;
+    for (let c = 0; c < 16; c++) w |= palette.indexOf(table[k + c]) << (c << 1);
+    words.push(w >>> 0);
+  }
+  return words;
 }

@@ -64,12 +64,25 @@ export const ARC_MAX_VERTICES = 0xffff;
  * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the
  * default answers where none of the record's subdivision polygons holds the point: coastal
  * and river-bank gaps between the two sources; see build-data/index/build-index.ts gapTable).
- * The table follows the record's vertices: TABLE_GRID² Uint16 region ids, row-major from the
- * south-west, two per word (low half first). Its grid is the record slots' SLOT_GRID, so a
- * slot sub-cell lies in exactly one table cell.
+ * The table follows the record's arcs, in one of two forms:
+ *   palette (at most TABLE_PALETTE regions): TABLE_PALETTE / 2 words of Uint16 region ids (low
+ *     half first), then TABLE_GRID² 2-bit palette indexes, row-major from the south-west, 16 per
+ *     word from the low bits; TABLE_PALETTE_WORDS words in all;
+ *   full: the word TABLE_FULL, then TABLE_GRID² Uint16 region ids, two per word (low half first);
+ *     TABLE_FULL_WORDS words in all.
+ * A palette's first word never equals TABLE_FULL: region ids stay below 0xFFFF. Its grid is the
+ * record slots' SLOT_GRID, so a slot sub-cell lies in exactly one table cell.
  */
 export const TABLE_GRID = 8;
-export const TABLE_WORDS = (TABLE_GRID * TABLE_GRID) / 2;
+export const TABLE_PALETTE = 4;
+export const TABLE_PALETTE_WORDS = TABLE_PALETTE / 2 + (TABLE_GRID * TABLE_GRID) / 16;
+export const TABLE_FULL = 0xffffffff;
+export const TABLE_FULL_WORDS = 1 + (TABLE_GRID * TABLE_GRID) / 2;
+
+/** Words of the default table whose first word is `first`. */
+export function tableWords(first: number): number {
+  return first === TABLE_FULL ? TABLE_FULL_WORDS : TABLE_PALETTE_WORDS;
+}
 /**
  * gridcountry / blockcountry (one byte per cell or entry): country index + 2; 1 = no country;
  * 0 = several countries, or one whose index + 2 does not fit a byte (keep descending: exact,
@@ -142,5 +155,9 @@ export function mixedCodes(word: number): number {
 
 /** Cell k (row-major from the south-west) of the default table entry `e` points at. */
 export function tableEntry(rec: Uint32Array, e: number, k: number): number {
-  return (rec[(e & VALUE_MASK) + (k >>> 1)] >>> ((k & 1) << 4)) & 0xffff;
+  const t = e & VALUE_MASK;
+  // Words as int32 (| 0): a Uint32 load of 2^31 or more is boxed (test/contract/allocation.test.ts).
+  if ((rec[t] | 0) === (TABLE_FULL | 0)) return ((rec[t + 1 + (k >>> 1)] | 0) >>> ((k & 1) << 4)) & 0xffff;
+  const code = ((rec[t + TABLE_PALETTE / 2 + (k >>> 4)] | 0) >>> ((k & 15) << 1)) & 3;
+  return ((rec[t + (code >>> 1)] | 0) >>> ((code & 1) << 4)) & 0xffff;
 }

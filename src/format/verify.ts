@@ -16,7 +16,9 @@ import {
   MAX_RECORD_ITEMS,
   RECORD_HEADER,
   SLOT_WORDS,
-  TABLE_WORDS,
+  TABLE_FULL_WORDS,
+  TABLE_PALETTE,
+  tableWords,
   TAG_BLOCK,
   TAG_RECORD,
   TAG_SHIFT,
@@ -292,11 +294,13 @@ function scanRecords(
     }
     const def = records[r + 1];
     if (def >>> TAG_SHIFT === TAG_TABLE) {
-      // Right after the vertices, every entry a region in range.
-      if ((def & VALUE_MASK) !== v || v + TABLE_WORDS > len) return -1 - r;
-      for (let k = v; k < v + TABLE_WORDS; k++)
+      // Right after the arcs; its regions (the palette, or every id of a full table) in range.
+      const size = v < len ? tableWords(records[v]) : TABLE_FULL_WORDS;
+      const ids = size === TABLE_FULL_WORDS ? [v + 1, v + size] : [v, v + TABLE_PALETTE / 2];
+      if ((def & VALUE_MASK) !== v || v + size > len) return -1 - r;
+      for (let k = ids[0]; k < ids[1]; k++)
         if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
-      r = v + TABLE_WORDS;
+      r = v + size;
     } else r = v;
   }
   return r;

@@ -10,7 +10,7 @@ import {
   RECORD_HEADER,
   SECTIONS,
   SLOT_WORDS,
-  TABLE_WORDS,
+  tableWords,
   TAG_BLOCK,
   TAG_RECORD,
   TAG_SHIFT,
@@ -54,7 +54,7 @@ function recordStarts(records: Uint32Array): number[] {
   for (let r = 0; r < records.length; ) {
     starts.push(r);
     const end = r + RECORD_HEADER + (records[r] & 0xff) + (records[r] >>> 8);
-    r = records[r + 1] >>> TAG_SHIFT === TAG_TABLE ? end + TABLE_WORDS : end;
+    r = records[r + 1] >>> TAG_SHIFT === TAG_TABLE ? end + tableWords(records[end]) : end;
   }
   return starts;
 }
