@@ -47,7 +47,8 @@ export function cellSpan(margin: number): [lo: number, hi: number] {
 /**
  * Whether the edge can change an answer in the cell [lo, hi]²: a +x ray from a point of the cell
  * can cross it (not left of the cell, not wholly above or below it, not horizontal), or it lies
- * on the cell (a horizontal border inside the cell: readers that cut the cell by its edges need it).
+ * on the cell (a horizontal edge there: the slot tables and the export find a cell's borders
+ * among the stored edges, test/data/slots.test.ts and the export oracle).
  */
 function edgeMatters(ax: number, ay: number, bx: number, by: number, lo: number, hi: number): boolean {
   if (Math.max(ax, bx) < lo || Math.max(ay, by) < lo || Math.min(ay, by) > hi) return false;

@@ -1,7 +1,8 @@
 // Reads the dataset's resolved cells back as geometry: every leaf cell with its
-// window and its entry, and a record's items with their rings in lon/lat. This
-// module, src/lookup/locate.ts and verify.ts are the only readers of the record
-// layout, so a change to the format is made in these three places.
+// window and its entry, and a record's entries with its arcs in lon/lat. This
+// module, src/lookup/locate.ts, verify.ts and the build's slot tables
+// (build-data/index/slots.ts) are the only readers of the record layout, so a
+// change to the format is made in these four places.
 
 import type { Dataset } from './dataset.js';
 import {

@@ -296,9 +296,9 @@ function scanRecords(
     if (def >>> TAG_SHIFT === TAG_TABLE) {
       // Right after the arcs; its regions (the palette, or every id of a full table) in range.
       const size = v < len ? tableWords(records[v]) : TABLE_FULL_WORDS;
-      const ids = size === TABLE_FULL_WORDS ? [v + 1, v + size] : [v, v + TABLE_PALETTE / 2];
+      const full = size === TABLE_FULL_WORDS;
       if ((def & VALUE_MASK) !== v || v + size > len) return -1 - r;
-      for (let k = ids[0]; k < ids[1]; k++)
+      for (let k = full ? v + 1 : v; k < (full ? v + size : v + TABLE_PALETTE / 2); k++)
         if ((records[k] & 0xffff) >= regionCount || records[k] >>> 16 >= regionCount) return -1 - r;
       r = v + size;
     } else r = v;
