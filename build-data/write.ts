@@ -12,7 +12,7 @@ import { slotTables } from './index/slots.js';
 import type { SourceInfo } from '../src/format/dataset.js';
 import type { Sources } from './sources/load.js';
 import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
-import type { Box } from './index/clip.js';
+import { type Box, growBox } from './index/clip.js';
 import type { Part } from './sources/parts.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -40,10 +40,7 @@ function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; box
     const key = `${code}:${row}:${col}`;
     const m = merged.get(key);
     if (m) {
-      m.x0 = Math.min(m.x0, b.x0);
-      m.y0 = Math.min(m.y0, b.y0);
-      m.x1 = Math.max(m.x1, b.x1);
-      m.y1 = Math.max(m.y1, b.y1);
+      growBox(m, b);
       return;
     }
     const box = { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };

@@ -11,6 +11,14 @@ export interface Box {
   y1: number;
 }
 
+/** Widens `into` to hold `b`. */
+export function growBox(into: Box, b: Box): void {
+  into.x0 = Math.min(into.x0, b.x0);
+  into.y0 = Math.min(into.y0, b.y0);
+  into.x1 = Math.max(into.x1, b.x1);
+  into.y1 = Math.max(into.y1, b.y1);
+}
+
 const scratchA: number[] = [];
 const scratchB: number[] = [];
 

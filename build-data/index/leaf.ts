@@ -4,7 +4,7 @@
 import { tableCell } from '../../src/format/leaves.js';
 import { GRID_COLS, GRID_ROWS, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
 import type { CellEntry, IndexBuilder } from './builder.js';
-import { type Box, partContains } from './clip.js';
+import { type Box, growBox, partContains } from './clip.js';
 import { gapTable, nearestSubdivision } from './coastal-gaps.js';
 import { type SubdivisionLayer, trimTrailing } from './layers.js';
 import type { Piece } from './partition.js';
@@ -95,12 +95,7 @@ function growDefaultBox(b: IndexBuilder, subdivision: number, cell: Box): void {
   const key = subdivision * GRID_COLS * GRID_ROWS + Math.floor(cell.y0 + 90) * GRID_COLS + Math.floor(cell.x0 + 180);
   const box = b.defaultBoxes.get(key);
   if (!box) b.defaultBoxes.set(key, { ...cell, subdivision });
-  else {
-    box.x0 = Math.min(box.x0, cell.x0);
-    box.y0 = Math.min(box.y0, cell.y0);
-    box.x1 = Math.max(box.x1, cell.x1);
-    box.y1 = Math.max(box.y1, cell.y1);
-  }
+  else growBox(box, cell);
 }
 
 /** The country record first, so nested records always sit at higher offsets; then each country's. */

@@ -1,7 +1,15 @@
 // Leaf records (layout.ts): a header, the item entries, then the record's edges as arcs, each
 // edge stored once with the mask of the items whose boundary it is.
 
-import { ARC_MAX_VERTICES, MAX_RECORD_ITEMS, QUANT_MAX, TABLE_FULL, TABLE_PALETTE } from '../../src/format/layout.js';
+import {
+  ARC_COUNT_BITS,
+  ARC_MAX_VERTICES,
+  ITEM_BITS,
+  MAX_RECORD_ITEMS,
+  QUANT_MAX,
+  TABLE_FULL,
+  TABLE_PALETTE,
+} from '../../src/format/layout.js';
 import type { Box, Ring } from './clip.js';
 import type { Piece } from './partition.js';
 
@@ -94,22 +102,24 @@ export function arcsOf(items: RecordItem[], lo: number, hi: number): number[][] 
     const other = list[0] === from ? list[1] : list[0];
     return used.has(other) ? null : other;
   };
+  /** The vertices reached from v along unused edges of mask m, the edge `from` left behind. */
+  const walk = (m: number, v: number, from: string): number[] => {
+    const out: number[] = [];
+    for (let e = next(m, v, from); e; e = next(m, v, e)) {
+      used.add(e);
+      const [u, w] = ends.get(e)!;
+      v = u === v ? w : u;
+      out.push(v);
+    }
+    return out;
+  };
   const arcs: number[][] = [];
   for (const [key, [a, b]] of ends) {
     const m = masks.get(key)!;
     if (m === 0 || used.has(key)) continue;
     used.add(key);
-    const line = [a, b];
-    for (let e = next(m, b, key); e; e = next(m, line[line.length - 1], e)) {
-      used.add(e);
-      const [u, w] = ends.get(e)!;
-      line.push(u === line[line.length - 1] ? w : u);
-    }
-    for (let e = next(m, a, key); e; e = next(m, line[0], e)) {
-      used.add(e);
-      const [u, w] = ends.get(e)!;
-      line.unshift(u === line[0] ? w : u);
-    }
+    const tail = walk(m, b, key);
+    const line = [...walk(m, a, key).reverse(), a, b, ...tail];
     // One edge shared between arcs: cut lines longer than an arc header can count.
     for (let s = 0; s < line.length - 1; s += ARC_MAX_VERTICES - 1)
       arcs.push([m, ...line.slice(s, s + ARC_MAX_VERTICES)]);
@@ -153,13 +163,13 @@ export function writeRecord(
   country: number,
 ): number {
   const arcWords = recordSize(r) - 3 - r.entries.length;
-  data[at] = (r.entries.length | (arcWords << 8)) >>> 0;
+  data[at] = (r.entries.length | (arcWords << ITEM_BITS)) >>> 0;
   data[at + 1] = defaultEntry;
   data[at + 2] = country + 1;
   let p = at + 3;
   for (const e of r.entries) data[p++] = e;
   for (const [mask, ...vertices] of r.arcs) {
-    data[p++] = (vertices.length | (mask << 16)) >>> 0;
+    data[p++] = (vertices.length | (mask << ARC_COUNT_BITS)) >>> 0;
     for (const v of vertices) data[p++] = v;
   }
   return arcWords - r.arcs.length;

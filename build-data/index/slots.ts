@@ -3,6 +3,7 @@
 // near it, read with the runtime's own record test at its centre: exact by construction (test/data/slots.test.ts).
 
 import {
+  ARC_COUNT_MASK,
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SLOTS,
@@ -11,6 +12,8 @@ import {
   GRIDBASE_REGION_MAX,
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
+  ITEM_BITS,
+  ITEM_MASK,
   RECORD_HEADER,
   SLOT_GRID,
   SLOT_MIXED,
@@ -199,9 +202,10 @@ function arcsIn(records: Uint32Array, r: number, out: number[][]): void {
   if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, out);
   const head = records[r];
   let p = r + RECORD_HEADER;
-  for (let i = 0; i < (head & 0xff); i++, p++)
+  for (let i = 0; i < (head & ITEM_MASK); i++, p++)
     if (records[p] >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, records[p] & VALUE_MASK, out);
-  for (const end = p + (head >>> 8); p < end; p += 1 + (records[p] & 0xffff)) out.push([p + 1, records[p] & 0xffff]);
+  for (const end = p + (head >>> ITEM_BITS); p < end; p += 1 + (records[p] & ARC_COUNT_MASK))
+    out.push([p + 1, records[p] & ARC_COUNT_MASK]);
 }
 
 /** Whether any edge of the arc [start, length] meets the closed box [x0, y0, x1, y1]. */

@@ -55,10 +55,16 @@ export const VALUE_MASK = 0x3fffffff;
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
+/** Record word 0: the item count in its low ITEM_BITS bits, the arc words above. */
+export const ITEM_BITS = 8;
+export const ITEM_MASK = (1 << ITEM_BITS) - 1;
+/** Arc header word: the vertex count in its low ARC_COUNT_BITS bits, the item mask above. */
+export const ARC_COUNT_BITS = 16;
+export const ARC_COUNT_MASK = (1 << ARC_COUNT_BITS) - 1;
 /** Items per record (bits of an arc's mask); a leaf with more chains records through their defaults. */
-export const MAX_RECORD_ITEMS = 16;
-/** Vertices per arc (its header's low 16 bits). */
-export const ARC_MAX_VERTICES = 0xffff;
+export const MAX_RECORD_ITEMS = 32 - ARC_COUNT_BITS;
+/** Vertices per arc. */
+export const ARC_MAX_VERTICES = ARC_COUNT_MASK;
 /**
  * Default table: a record that lists one country's subdivisions may give, instead of one
  * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the

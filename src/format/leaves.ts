@@ -6,7 +6,10 @@
 
 import type { Dataset } from './dataset.js';
 import {
+  ARC_COUNT_MASK,
   GRID_COLS,
+  ITEM_BITS,
+  ITEM_MASK,
   RECORD_HEADER,
   TABLE_GRID,
   TAG_BLOCK,
@@ -132,10 +135,10 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const head = rec[record];
   const items: LeafEntry[] = [];
   let p = record + RECORD_HEADER;
-  for (let i = 0; i < (head & 0xff); i++) items.push(leafEntry(rec[p++]));
+  for (let i = 0; i < (head & ITEM_MASK); i++) items.push(leafEntry(rec[p++]));
   const lines: Float64Array[] = [];
-  for (const end = p + (head >>> 8); p < end; ) {
-    const count = rec[p] & 0xffff;
+  for (const end = p + (head >>> ITEM_BITS); p < end; ) {
+    const count = rec[p] & ARC_COUNT_MASK;
     const line = new Float64Array(2 * count);
     for (let q = 0, v = (p + 1) << 1; q < line.length; q += 2, v += 2) {
       line[q] = ox + coords[v] * sx;

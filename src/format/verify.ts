@@ -5,6 +5,10 @@
 import { DataError } from '../lookup/errors.js';
 import type { Dataset } from './dataset.js';
 import {
+  ARC_COUNT_BITS,
+  ARC_COUNT_MASK,
+  ITEM_BITS,
+  ITEM_MASK,
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SLOTS,
@@ -271,9 +275,9 @@ function scanRecords(
   while (r < stop) {
     starts[r >>> 5] |= 1 << (r & 31);
     if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return -1 - r;
-    const n = records[r] & 0xff;
+    const n = records[r] & ITEM_MASK;
     const arcsAt = r + RECORD_HEADER + n;
-    const v = arcsAt + (records[r] >>> 8);
+    const v = arcsAt + (records[r] >>> ITEM_BITS);
     if (n > MAX_RECORD_ITEMS || v > len) return -1 - r;
     for (let i = -1; i < n; i++) {
       const e = i < 0 ? records[r + 1] : records[r + RECORD_HEADER + i];
@@ -287,8 +291,8 @@ function scanRecords(
     }
     // Arcs fill the record's arc words exactly; a mask names only the record's own items.
     for (let p = arcsAt; p < v; ) {
-      const count = records[p] & 0xffff;
-      const mask = records[p] >>> 16;
+      const count = records[p] & ARC_COUNT_MASK;
+      const mask = records[p] >>> ARC_COUNT_BITS;
       if (count < 2 || mask === 0 || mask >>> n !== 0 || p + 1 + count > v) return -1 - r;
       p += 1 + count;
     }

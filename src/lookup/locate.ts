@@ -9,6 +9,10 @@ import {
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
   mixedCodes,
+  ARC_COUNT_BITS,
+  ARC_COUNT_MASK,
+  ITEM_BITS,
+  ITEM_MASK,
   RECORD_HEADER,
   SLOT_GRID,
   SLOT_WORDS,
@@ -248,19 +252,19 @@ export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: 
   const px = q[0];
   const py = q[1];
   const head = rec[r];
-  let p = r + RECORD_HEADER + (head & 0xff);
-  const end = p + (head >>> 8);
+  let p = r + RECORD_HEADER + (head & ITEM_MASK);
+  const end = p + (head >>> ITEM_BITS);
   let odd = 0;
   while (p < end) {
     const arc = rec[p];
-    const stop = (p + 1 + (arc & 0xffff)) << 1;
+    const stop = (p + 1 + (arc & ARC_COUNT_MASK)) << 1;
     let j = (p + 1) << 1;
     for (let k = j + 2; k < stop; k += 2) {
       const yk = coords[k + 1];
       const yj = coords[j + 1];
       if (yk > py !== yj > py) {
         const xk = coords[k];
-        if (px < ((coords[j] - xk) * (py - yk)) / (yj - yk) + xk) odd ^= arc >>> 16;
+        if (px < ((coords[j] - xk) * (py - yk)) / (yj - yk) + xk) odd ^= arc >>> ARC_COUNT_BITS;
       }
       j = k;
     }

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { HEADER_BYTES } from '../../src/format/container.js';
 import { readDataset } from '../../src/format/dataset.js';
 import {
+  ITEM_BITS,
+  ITEM_MASK,
   RECORD_HEADER,
   SECTIONS,
   SLOT_WORDS,
@@ -53,7 +55,7 @@ function recordStarts(records: Uint32Array): number[] {
   const starts: number[] = [];
   for (let r = 0; r < records.length; ) {
     starts.push(r);
-    const end = r + RECORD_HEADER + (records[r] & 0xff) + (records[r] >>> 8);
+    const end = r + RECORD_HEADER + (records[r] & ITEM_MASK) + (records[r] >>> ITEM_BITS);
     r = records[r + 1] >>> TAG_SHIFT === TAG_TABLE ? end + tableWords(records[end]) : end;
   }
   return starts;
@@ -384,11 +386,11 @@ function cycle(meta: Meta): void {
 
 /** The first record start at or after `from` whose record has items. */
 function withItems(records: Uint32Array, from = 0): number {
-  return starts.find((r) => r >= from && (records[r] & 0xff) > 0)!;
+  return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0)!;
 }
 
 /** The header word of the first arc of the first record with items. */
 function firstArc(records: Uint32Array): number {
   const r = withItems(records);
-  return r + RECORD_HEADER + (records[r] & 0xff);
+  return r + RECORD_HEADER + (records[r] & ITEM_MASK);
 }
