@@ -133,7 +133,7 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
     else from.set(key, [e]);
   }
   const used = new Uint8Array(count);
-  const rings: Float64Array[] = [];
+  const loops: Float64Array[] = [];
   for (let start = 0; start < count; start++) {
     if (used[start]) continue;
     const pts: number[] = [];
@@ -163,13 +163,23 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
       e = best;
     }
     const raw = Float64Array.from(pts);
-    for (const loop of splitAtRepeats(raw) ?? [raw]) {
-      const ring = dropStraightVertices(Array.from(loop));
-      if (ring.length >= 6) rings.push(ring);
-    }
+    loops.push(...(splitAtRepeats(raw) ?? [raw]));
   }
-
-  return polygonsOf(rings);
+  // A vertex where rings touch stays, though it may lie on a straight line of one of them: drop
+  // it there, and the rounded coordinates can put the touch a hair across that ring's edge
+  // (test/data/oracle.test.ts, ST_IsValid: SI-100 at 16.03125, 46.65625).
+  const rings = new Map<string, number>();
+  for (const loop of loops)
+    for (let i = 0; i < loop.length; i += 2) {
+      const key = `${loop[i]},${loop[i + 1]}`;
+      rings.set(key, (rings.get(key) ?? 0) + 1);
+    }
+  const out: Float64Array[] = [];
+  for (const loop of loops) {
+    const ring = dropStraightVertices(Array.from(loop), (x, y) => rings.get(`${x},${y}`)! > 1);
+    if (ring.length >= 6) out.push(ring);
+  }
+  return polygonsOf(out);
 }
 
 /** Counter-clockwise rings become outers, the others holes of the smallest outer that holds them. */
@@ -216,8 +226,8 @@ export function splitAtRepeats(ring: Float64Array): Float64Array[] | null {
   return loops;
 }
 
-/** Drops vertices where the ring goes straight on (cut points of one segment). */
-function dropStraightVertices(pts: number[]): Float64Array {
+/** Drops vertices where the ring goes straight on (cut points of one segment), except those to keep. */
+function dropStraightVertices(pts: number[], keepVertex: (x: number, y: number) => boolean): Float64Array {
   let n = pts.length >> 1;
   let keep = pts;
   for (let pass = 0; pass < 2 && n >= 3; pass++) {
@@ -231,7 +241,8 @@ function dropStraightVertices(pts: number[]): Float64Array {
       const by = keep[2 * q + 1] - keep[2 * i + 1];
       const cross = ax * by - ay * bx;
       const dot = ax * bx + ay * by;
-      if (dot > 0 && Math.abs(cross) <= 1e-12 * Math.hypot(ax, ay) * Math.hypot(bx, by)) continue;
+      const straight = dot > 0 && Math.abs(cross) <= 1e-12 * Math.hypot(ax, ay) * Math.hypot(bx, by);
+      if (straight && !keepVertex(keep[2 * i], keep[2 * i + 1])) continue;
       out.push(keep[2 * i], keep[2 * i + 1]);
     }
     if (out.length === keep.length) break;
