@@ -12,6 +12,7 @@ import {
   cellSpan,
   packRecords,
   quantiseItems,
+  quantShift,
   type RecordItem,
   type RecordWords,
   recordSize,
@@ -45,6 +46,7 @@ interface SubdivisionRecord {
 export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEntry {
   b.stats.leafCells++;
   b.stats.maxLeafVertices = Math.max(b.stats.maxLeafVertices, leaf.vertices);
+  const shift = quantShift(leaf.cell, b.opts.margin);
   const countryEntry = new Map<number, number>();
   const pending: SubdivisionRecord[] = [];
   for (const c of [...leaf.stage2.keys()].sort((x, y) => x - y)) {
@@ -52,12 +54,12 @@ export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEnt
     const { sDefault, table } = subdivisionDefault(b, c, s, leaf.cell, leaf.win);
     // With a table every polygon stays: the trimmed ones would answer a table cell's default.
     const kept = s.full ? s.kept : table ? s.items : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
-    const items = quantiseItems(kept, (p) => regionId(b.regions, c, p.part.subdivision), leaf.win);
+    const items = quantiseItems(kept, (p) => regionId(b.regions, c, p.part.subdivision), leaf.win, shift);
     const regions = table ? Array.from(table, (v) => regionId(b.regions, c, v)) : null;
     if (items.length === 0 && !regions) countryEntry.set(c, regionId(b.regions, c, sDefault));
     else pending.push({ defaultEntry: regionId(b.regions, c, sDefault), items, country: c, table: regions });
   }
-  return writeLeafRecords(b, leaf, pending, countryEntry, uniform);
+  return writeLeafRecords(b, leaf, shift, pending, countryEntry, uniform);
 }
 
 /**
@@ -102,17 +104,18 @@ function growDefaultBox(b: IndexBuilder, subdivision: number, cell: Box): void {
 function writeLeafRecords(
   b: IndexBuilder,
   leaf: Leaf,
+  shift: number,
   pending: SubdivisionRecord[],
   countryEntry: Map<number, number>,
   uniform: number,
 ): CellEntry {
-  const [lo, hi] = cellSpan(b.opts.margin);
-  const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win);
+  const [lo, hi] = cellSpan(b.opts.margin, shift);
+  const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win, shift);
   // The country record's items point at the subdivision records: reserve it before them.
-  const stage1 = cItems.length ? packRecords(cItems, lo, hi) : [];
-  const stage1At = stage1.length ? b.records.reserve(stage1.reduce((n, r) => n + recordSize(r), 0)) : -1;
+  const stage1 = cItems.length ? packRecords(cItems, lo, hi, shift) : [];
+  const stage1At = stage1.length ? b.records.reserve(chainSize(stage1)) : -1;
   for (const { defaultEntry, items, country, table } of pending) {
-    const chain = packRecords(items, lo, hi);
+    const chain = packRecords(items, lo, hi, shift);
     const at = writeChain(b, chain, country, defaultEntry, table);
     countryEntry.set(country, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
   }
@@ -122,6 +125,10 @@ function writeLeafRecords(
   for (const r of stage1) r.entries = r.entries.map((c) => countryEntry.get(c)!);
   writeChain(b, stage1, -1, defaultEntry, null, stage1At);
   return { entry: ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0, country: uniform };
+}
+
+function chainSize(chain: RecordWords[]): number {
+  return chain.reduce((n, r) => n + recordSize(r), 0);
 }
 
 /**
@@ -136,9 +143,8 @@ function writeChain(
   table: number[] | null,
   at = -1,
 ): number {
-  const size = chain.reduce((n, r) => n + recordSize(r), 0);
   const tableWords = table ? packTable(table) : [];
-  const first = at >= 0 ? at : b.records.reserve(size + tableWords.length);
+  const first = at >= 0 ? at : b.records.reserve(chainSize(chain) + tableWords.length);
   let p = first;
   chain.forEach((r, i) => {
     const end = p + recordSize(r);

@@ -2,13 +2,17 @@
 // edge stored once with the mask of the items whose boundary it is.
 
 import {
-  ARC_COUNT_BITS,
   ARC_MAX_VERTICES,
+  DELTA_WIDTH_BITS,
   ITEM_BITS,
   MAX_RECORD_ITEMS,
+  METRES_PER_DEGREE,
   QUANT_MAX,
+  RECORD_COUNT_BITS_AT,
+  RECORD_SHIFT_AT,
   TABLE_FULL,
   TABLE_PALETTE,
+  VERTEX_BOUND_M,
 } from '../../src/format/layout.js';
 import type { Box, Ring } from './clip.js';
 import type { Piece } from './partition.js';
@@ -16,15 +20,28 @@ import type { Piece } from './partition.js';
 /** One record item: the entry a point inside its rings answers, and the rings, quantised. */
 export type RecordItem = [entry: number, rings: number[][]];
 
-/** The ring in window units, rounded and clamped; null when fewer than three distinct vertices are left. */
-function quantiseRing(r: Ring, win: Box): number[] | null {
-  const sx = QUANT_MAX / (win.x1 - win.x0);
-  const sy = QUANT_MAX / (win.y1 - win.y0);
+/**
+ * The shift of a leaf's records: its vertices are rounded to 2^shift window units, the coarsest
+ * unit whose half diagonal stays within VERTEX_BOUND_M (powers of two, so the choice is exact).
+ */
+export function quantShift(cell: Box, margin: number): number {
+  const unit = (Math.max(cell.x1 - cell.x0, cell.y1 - cell.y0) * (1 + 2 * margin)) / QUANT_MAX;
+  const step = VERTEX_BOUND_M / (0.5 * Math.SQRT2 * METRES_PER_DEGREE);
+  let shift = 0;
+  while (shift < 15 && unit * 2 ** (shift + 1) <= step) shift++;
+  return shift;
+}
+
+/** The ring in coarse units (2^shift window units), rounded and clamped; null when fewer than three distinct vertices are left. */
+function quantiseRing(r: Ring, win: Box, shift: number): number[] | null {
+  const top = QUANT_MAX >>> shift;
+  const sx = QUANT_MAX / 2 ** shift / (win.x1 - win.x0);
+  const sy = QUANT_MAX / 2 ** shift / (win.y1 - win.y0);
   const out: number[] = [];
   const n = r.length >> 1;
   for (let i = 0; i < n; i++) {
-    const qx = Math.min(QUANT_MAX, Math.max(0, Math.round((r[2 * i] - win.x0) * sx)));
-    const qy = Math.min(QUANT_MAX, Math.max(0, Math.round((r[2 * i + 1] - win.y0) * sy)));
+    const qx = Math.min(top, Math.max(0, Math.round((r[2 * i] - win.x0) * sx)));
+    const qy = Math.min(top, Math.max(0, Math.round((r[2 * i + 1] - win.y0) * sy)));
     const m = out.length;
     if (m >= 2 && out[m - 2] === qx && out[m - 1] === qy) continue;
     out.push(qx, qy);
@@ -34,21 +51,21 @@ function quantiseRing(r: Ring, win: Box): number[] | null {
 }
 
 /** The pieces as record items, in order; a piece no ring of which survives quantisation is left out. */
-export function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, win: Box): RecordItem[] {
+export function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, win: Box, shift: number): RecordItem[] {
   const items: RecordItem[] = [];
   for (const p of pieces) {
-    const rings = p.rings.map((r) => quantiseRing(r, win)).filter((r): r is number[] => r !== null);
+    const rings = p.rings.map((r) => quantiseRing(r, win, shift)).filter((r): r is number[] => r !== null);
     if (rings.length) items.push([entryOf(p), rings]);
   }
   return items;
 }
 
 /**
- * The cell inside its window, in quantised units, widened to whole units: [lo, hi] on both axes.
+ * The cell inside its window, in coarse units, widened to whole units: [lo, hi] on both axes.
  * Points a record is evaluated at lie in it.
  */
-export function cellSpan(margin: number): [lo: number, hi: number] {
-  const qscale = QUANT_MAX / (1 + 2 * margin);
+export function cellSpan(margin: number, shift: number): [lo: number, hi: number] {
+  const qscale = QUANT_MAX / 2 ** shift / (1 + 2 * margin);
   return [Math.floor(margin * qscale), Math.ceil((1 + margin) * qscale)];
 }
 
@@ -131,29 +148,82 @@ export function arcsOf(items: RecordItem[], lo: number, hi: number): number[][] 
 export interface RecordWords {
   /** Entries of the record's items, at most MAX_RECORD_ITEMS. */
   entries: number[];
-  arcs: number[][];
+  /** The arc stream (layout.ts). */
+  stream: number[];
+  /** Word 2 without the country: the shift and the count width. */
+  info: number;
+  vertices: number;
 }
 
 /** The items as records of at most MAX_RECORD_ITEMS items, each one's default the next. */
-export function packRecords(items: RecordItem[], lo: number, hi: number): RecordWords[] {
+export function packRecords(items: RecordItem[], lo: number, hi: number, shift: number): RecordWords[] {
   const out: RecordWords[] = [];
   for (let s = 0; s === 0 || s < items.length; s += MAX_RECORD_ITEMS) {
     const part = items.slice(s, s + MAX_RECORD_ITEMS);
-    out.push({ entries: part.map(([e]) => e), arcs: arcsOf(part, lo, hi) });
+    out.push({ entries: part.map(([e]) => e), ...packArcs(arcsOf(part, lo, hi), part.length, shift) });
   }
   return out;
 }
 
+const bitLength = (v: number) => 32 - Math.clz32(v);
+const zigzag = (d: number) => (d >= 0 ? 2 * d : -2 * d - 1);
+
+/** Arcs ([mask, vertex words...]) as the record's bit stream, each arc with the narrowest delta widths. */
+function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWords, 'entries'> {
+  let countBits = 2;
+  for (const a of arcs) countBits = Math.max(countBits, bitLength(a.length - 1));
+  const stream: number[] = [];
+  let cur = 0;
+  let used = 0;
+  const put = (v: number, bits: number): void => {
+    while (bits > 0) {
+      const take = Math.min(bits, 32 - used);
+      cur |= (v & ((1 << take) - 1)) << used;
+      v >>>= take;
+      bits -= take;
+      used += take;
+      if (used === 32) {
+        stream.push(cur >>> 0);
+        cur = 0;
+        used = 0;
+      }
+    }
+  };
+  let vertices = 0;
+  for (const [mask, ...vs] of arcs) {
+    const dx: number[] = [];
+    const dy: number[] = [];
+    for (let k = 1; k < vs.length; k++) {
+      dx.push(zigzag((vs[k] & 0xffff) - (vs[k - 1] & 0xffff)));
+      dy.push(zigzag((vs[k] >>> 16) - (vs[k - 1] >>> 16)));
+    }
+    // Widths of at least one bit: every field of a valid stream lies inside it (locate.ts reads ahead).
+    const wx = Math.max(1, bitLength(dx.reduce((m, d) => Math.max(m, d), 0)));
+    const wy = Math.max(1, bitLength(dy.reduce((m, d) => Math.max(m, d), 0)));
+    put(vs.length, countBits);
+    put(mask, items);
+    put(wx, DELTA_WIDTH_BITS);
+    put(wy, DELTA_WIDTH_BITS);
+    put(vs[0] & 0xffff, 16 - shift);
+    put(vs[0] >>> 16, 16 - shift);
+    for (let k = 0; k < dx.length; k++) {
+      put(dx[k], wx);
+      put(dy[k], wy);
+    }
+    vertices += vs.length;
+  }
+  if (used > 0) stream.push(cur >>> 0);
+  return { stream, info: (shift << RECORD_SHIFT_AT) | (countBits << RECORD_COUNT_BITS_AT), vertices };
+}
+
 /** Words the record takes, its default table aside. */
 export function recordSize(r: RecordWords): number {
-  let n = 3 + r.entries.length;
-  for (const a of r.arcs) n += a.length;
-  return n;
+  return 3 + r.entries.length + r.stream.length;
 }
 
 /**
  * Writes a record at `at` (recordSize words reserved); `country` is set for a country's subdivision
- * record, -1 otherwise. Returns the vertex words written.
+ * record, -1 otherwise. Returns the vertices written.
  */
 export function writeRecord(
   data: Uint32Array,
@@ -162,17 +232,13 @@ export function writeRecord(
   at: number,
   country: number,
 ): number {
-  const arcWords = recordSize(r) - 3 - r.entries.length;
-  data[at] = (r.entries.length | (arcWords << ITEM_BITS)) >>> 0;
+  if (r.stream.length >= 2 ** (32 - ITEM_BITS)) throw new Error(`a leaf of ${r.vertices} vertices: use deeper fanouts`);
+  data[at] = (r.entries.length | (r.stream.length << ITEM_BITS)) >>> 0;
   data[at + 1] = defaultEntry;
-  data[at + 2] = country + 1;
-  let p = at + 3;
-  for (const e of r.entries) data[p++] = e;
-  for (const [mask, ...vertices] of r.arcs) {
-    data[p++] = (vertices.length | (mask << ARC_COUNT_BITS)) >>> 0;
-    for (const v of vertices) data[p++] = v;
-  }
-  return arcWords - r.arcs.length;
+  data[at + 2] = (country + 1) | r.info;
+  data.set(r.entries, at + 3);
+  data.set(r.stream, at + 3 + r.entries.length);
+  return r.vertices;
 }
 
 /** A default table's words (layout.ts): a palette of its regions and 2-bit indexes, or every id. */

@@ -3,7 +3,6 @@
 // near it, read with the runtime's own record test at its centre: exact by construction (test/data/slots.test.ts).
 
 import {
-  ARC_COUNT_MASK,
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SLOTS,
@@ -12,9 +11,9 @@ import {
   GRIDBASE_REGION_MAX,
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
-  ITEM_BITS,
   ITEM_MASK,
   RECORD_HEADER,
+  readArcs,
   SLOT_GRID,
   SLOT_MIXED,
   SLOT_WORDS,
@@ -43,7 +42,6 @@ const PALETTE = 3;
 
 export function slotTables(index: BuiltIndex, fanout: number, margin: number, withSlots = true): SlotTables {
   const { grid, blocks, records } = index;
-  const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const qscale = 65535 / (1 + 2 * margin);
   // Per block entry, its slot's number within its depth-1 block, -1 for none.
   const slotOf = new Int8Array(blocks.length).fill(-1);
@@ -69,7 +67,7 @@ export function slotTables(index: BuiltIndex, fanout: number, margin: number, wi
       slotOf[off + k] = out.length / SLOT_WORDS - base;
       const arcs: number[][] = [];
       arcsIn(records, e & VALUE_MASK, arcs);
-      const at = (i: number, j: number, n: number) => answerIn(records, coords, e, arcs, i, j, n, margin, qscale);
+      const at = (i: number, j: number, n: number) => answerIn(records, e, arcs, i, j, n, margin, qscale);
       for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
       const words = packSlot(answers, e & VALUE_MASK);
       words[3] = subcodes.length;
@@ -134,7 +132,6 @@ function mirror8(
  */
 function answerIn(
   records: Uint32Array,
-  coords: Uint16Array,
   record: number,
   arcs: number[][],
   i: number,
@@ -149,10 +146,10 @@ function answerIn(
     ((i + 1) / n + margin) * qscale + CLEARANCE,
     ((j + 1) / n + margin) * qscale + CLEARANCE,
   );
-  if (arcs.some((arc) => touches(arc, coords, box))) return -1;
+  if (arcs.some((arc) => touches(arc, box))) return -1;
   const centre = Float64Array.of(((i + 0.5) / n + margin) * qscale, ((j + 0.5) / n + margin) * qscale);
   let r = record;
-  do r = evalRecord(records, coords, r & VALUE_MASK, centre);
+  do r = evalRecord(records, r & VALUE_MASK, centre);
   while (r >>> TAG_SHIFT === TAG_RECORD);
   if (r >>> TAG_SHIFT !== TAG_TABLE) return r;
   // A default table: the answer holds over the sub-cell only if every table cell it meets agrees.
@@ -196,26 +193,26 @@ function codeOf(words: number[], c: number): number {
   return (words[4 + (c >>> 4)] >>> ((c & 15) << 1)) & 3;
 }
 
-/** [start, length] (in words) of every arc of record r and of the records its entries lead to. */
+/** The arcs (flat [x0, y0, x1, y1, …] in window units) of record r and of the records its entries lead to. */
 function arcsIn(records: Uint32Array, r: number, out: number[][]): void {
   const def = records[r + 1];
   if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, out);
-  const head = records[r];
-  let p = r + RECORD_HEADER;
-  for (let i = 0; i < (head & ITEM_MASK); i++, p++)
-    if (records[p] >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, records[p] & VALUE_MASK, out);
-  for (const end = p + (head >>> ITEM_BITS); p < end; p += 1 + (records[p] & ARC_COUNT_MASK))
-    out.push([p + 1, records[p] & ARC_COUNT_MASK]);
+  for (let i = 0; i < (records[r] & ITEM_MASK); i++) {
+    const e = records[r + RECORD_HEADER + i];
+    if (e >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, e & VALUE_MASK, out);
+  }
+  const first = out.length;
+  readArcs(records, r, (arc, _mask, x, y) => (out[first + arc] ??= []).push(x, y));
 }
 
-/** Whether any edge of the arc [start, length] meets the closed box [x0, y0, x1, y1]. */
-function touches([start, length]: number[], coords: Uint16Array, box: Float64Array): boolean {
+/** Whether any edge of the arc meets the closed box [x0, y0, x1, y1]. */
+function touches(arc: number[], box: Float64Array): boolean {
   const [x0, y0, x1, y1] = box;
-  for (let q = start + 1, j = start; q < start + length; j = q++) {
-    const ax = coords[2 * j],
-      ay = coords[2 * j + 1],
-      bx = coords[2 * q],
-      by = coords[2 * q + 1];
+  for (let q = 2; q < arc.length; q += 2) {
+    const ax = arc[q - 2],
+      ay = arc[q - 1],
+      bx = arc[q],
+      by = arc[q + 1];
     if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
     // The box's corners all on one side of the edge's line: no contact.
     const dx = bx - ax,

@@ -84,10 +84,9 @@ export interface Dataset {
   /** One byte per entry of the blocks hung from the grid: a region, a record slot, or "read blocks" (layout.ts). */
   blockRegion8: Uint8Array;
   records: Uint32Array;
-  coords: Uint16Array;
   fanouts: Int32Array;
   margin: number;
-  /** Quantisation scale: window fraction → Uint16 units. */
+  /** Quantisation scale: window fraction → window units (QUANT_MAX per side). */
   qscale: number;
   regionCountry: Int32Array;
   /** -1 where the region has no subdivision. */
@@ -148,7 +147,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   const meta = readMeta(payload, name);
   const sections = readSections(payload, name);
   const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockCountry, blockRegion8 } = sections;
-  const { records, coords, regions, parts, partCodes } = sections;
+  const { records, regions, parts, partCodes } = sections;
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
   const countryByCode = new Map(countryCodes.map((c, i) => [c, i]));
@@ -180,7 +179,6 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     blockCountry,
     blockRegion8,
     records,
-    coords,
     fanouts: Int32Array.from(meta.params.fanouts),
     margin,
     qscale: 65535 / (1 + 2 * margin),
@@ -250,8 +248,6 @@ function readSections(payload: Uint8Array, name: string) {
   if (blockCountry.length !== blocks.length)
     throw new DataError(`${name}: blockcountry has ${blockCountry.length} entries, expected ${blocks.length}`);
   const records = typed(at('records'), Uint32Array, name, 'records');
-  // Arc vertices live inside the records (x, y Uint16 halves of one word each).
-  const coords = new Uint16Array(records.buffer, records.byteOffset, records.length * 2);
   const regions = typed(at('regions'), Uint16Array, name, 'regions');
   const fb = at('flatbush');
   let parts: Flatbush;
@@ -281,7 +277,6 @@ function readSections(payload: Uint8Array, name: string) {
     blocks,
     blockCountry,
     records,
-    coords,
     regions,
     parts,
     partCodes,

@@ -40,13 +40,19 @@ export const TAG_TABLE = 3;
 export const VALUE_MASK = 0x3fffffff;
 
 /**
- * Record: [itemCount | arcWords << 8, defaultEntry, country + 1, entry × itemCount, arcs...].
+ * Record: [itemCount | streamWords << 8, defaultEntry, country + 1 | shift << 16 | countBits << 20,
+ * entry × itemCount, arc stream (streamWords words)].
  * `country + 1` is set (non-zero) on a record that lists one country's subdivisions,
  * so a country-only lookup can stop there without testing them.
- * An arc is a header word (vertex count in the low 16 bits, item mask in the high 16) and its
- * vertices, one word each: x (low 16 bits) and y (high 16 bits) quantised over the cell window,
- * read through a Uint16 view of the same bytes. Its edges join consecutive vertices; an edge
- * belongs to the items of the mask, and each is stored once however many items it bounds.
+ * Vertices are quantised over the cell window, 0..QUANT_MAX per axis, then rounded to multiples of
+ * 2^shift units (the build picks the shift that keeps a vertex within VERTEX_BOUND_M of its source);
+ * the stream holds them in those coarse units. It is a bit stream, each word read from its low bit
+ * up, of arcs back to back: a vertex count (countBits bits, at least 2; 0 ends the stream: the rest
+ * of the last word is zero), the item mask (itemCount bits, non-zero), the widths wx and wy
+ * (DELTA_WIDTH_BITS each, 1 to DELTA_WIDTH_MAX), the first vertex (16 − shift bits for x, then
+ * for y), then each further vertex as zigzag deltas from the one before (wx bits for x, wy for y).
+ * An arc's edges join consecutive vertices; an edge belongs to the items of its mask, and each is
+ * stored once however many items it bounds.
  * Item i holds a point when a +x ray from it crosses an odd number of item i's edges (even-odd);
  * the first item that holds the point gives its entry, else the default entry applies. An entry
  * may itself be a record (country first, then its subdivisions).
@@ -55,16 +61,99 @@ export const VALUE_MASK = 0x3fffffff;
  */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 3;
-/** Record word 0: the item count in its low ITEM_BITS bits, the arc words above. */
+/** Record word 0: the item count in its low ITEM_BITS bits, the stream words above. */
 export const ITEM_BITS = 8;
 export const ITEM_MASK = (1 << ITEM_BITS) - 1;
-/** Arc header word: the vertex count in its low ARC_COUNT_BITS bits, the item mask above. */
-export const ARC_COUNT_BITS = 16;
-export const ARC_COUNT_MASK = (1 << ARC_COUNT_BITS) - 1;
+/** Record word 2: country + 1 in the low 16 bits, the shift (4 bits) and the count width (4 bits) above. */
+export const RECORD_COUNTRY_MASK = 0xffff;
+export const RECORD_SHIFT_AT = 16;
+export const RECORD_COUNT_BITS_AT = 20;
 /** Items per record (bits of an arc's mask); a leaf with more chains records through their defaults. */
-export const MAX_RECORD_ITEMS = 32 - ARC_COUNT_BITS;
-/** Vertices per arc. */
-export const ARC_MAX_VERTICES = ARC_COUNT_MASK;
+export const MAX_RECORD_ITEMS = 16;
+/** Vertices per arc: a count fits 15 bits. */
+export const ARC_MAX_VERTICES = 0x7fff;
+/** Bits of each delta width field; a zigzag delta of 16-bit coordinates needs at most 17 bits. */
+export const DELTA_WIDTH_BITS = 5;
+export const DELTA_WIDTH_MASK = (1 << DELTA_WIDTH_BITS) - 1;
+export const DELTA_WIDTH_MAX = 17;
+/**
+ * How far rounding may move a vertex from its source, in metres (half the diagonal of a coarse
+ * unit, a degree of latitude taken as METRES_PER_DEGREE); test/data/exactness.test.ts and the
+ * PostGIS oracle hold the answers to it.
+ */
+export const VERTEX_BOUND_M = 1;
+export const METRES_PER_DEGREE = 111_195;
+
+/** The country index a record's word 2 names, -1 for none. */
+export function headerCountry(word2: number): number {
+  return (word2 & RECORD_COUNTRY_MASK) - 1;
+}
+
+/** The coarse unit of a record's vertices, in window units (QUANT_MAX per window side). */
+export function recordUnit(word2: number): number {
+  return 2 ** ((word2 >>> RECORD_SHIFT_AT) & 15);
+}
+
+/**
+ * Reads the arcs of the record at r, checking that they fit its stream exactly; calls
+ * `vertex(arc, mask, x, y)` for each vertex in window units. Returns null, or what is malformed.
+ */
+export function readArcs(
+  rec: Uint32Array,
+  r: number,
+  vertex?: (arc: number, mask: number, x: number, y: number) => void,
+): string | null {
+  const n = rec[r] & ITEM_MASK;
+  const from = r + RECORD_HEADER + n;
+  const to = from + (rec[r] >>> ITEM_BITS);
+  if (to > rec.length) return 'arc stream past the records';
+  const shift = (rec[r + 2] >>> RECORD_SHIFT_AT) & 15;
+  const countBits = (rec[r + 2] >>> RECORD_COUNT_BITS_AT) & 15;
+  const unit = 2 ** shift;
+  const top = QUANT_MAX >>> shift;
+  let w = from;
+  let o = 0;
+  const read = (bits: number): number => {
+    if ((w - from) * 32 + o + bits > (to - from) * 32) throw new RangeError('arc past its stream');
+    let v = rec[w] >>> o;
+    if (o + bits > 32) v |= rec[w + 1] << (32 - o);
+    o += bits;
+    if (o >= 32) {
+      o -= 32;
+      w++;
+    }
+    return v & ((1 << bits) - 1);
+  };
+  if (n > MAX_RECORD_ITEMS) return 'too many items';
+  try {
+    for (let arc = 0; ; arc++) {
+      // The end, or the zero padding of the last word (a count is never zero).
+      const left = (to - w) * 32 - o;
+      if (left === 0 || (left < 32 && rec[w] >>> o === 0)) break;
+      const count = read(countBits);
+      const mask = read(n);
+      const wx = read(DELTA_WIDTH_BITS);
+      const wy = read(DELTA_WIDTH_BITS);
+      if (wx === 0 || wy === 0) return 'bad arc header';
+      let x = read(16 - shift);
+      let y = read(16 - shift);
+      if (count < 2 || mask === 0 || wx > DELTA_WIDTH_MAX || wy > DELTA_WIDTH_MAX) return 'bad arc header';
+      for (let k = 0; ; k++) {
+        if (x < 0 || y < 0 || x > top || y > top) return 'vertex outside the window';
+        vertex?.(arc, mask, x * unit, y * unit);
+        if (k === count - 1) break;
+        const dx = read(wx);
+        const dy = read(wy);
+        x += (dx >>> 1) ^ -(dx & 1);
+        y += (dy >>> 1) ^ -(dy & 1);
+      }
+    }
+  } catch {
+    return 'arc past its stream';
+  }
+  return null;
+}
+
 /**
  * Default table: a record that lists one country's subdivisions may give, instead of one
  * default region, one per cell of a TABLE_GRID × TABLE_GRID split of its leaf cell (the

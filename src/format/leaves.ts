@@ -6,11 +6,11 @@
 
 import type { Dataset } from './dataset.js';
 import {
-  ARC_COUNT_MASK,
   GRID_COLS,
-  ITEM_BITS,
+  headerCountry,
   ITEM_MASK,
   RECORD_HEADER,
+  readArcs,
   TABLE_GRID,
   TAG_BLOCK,
   TAG_RECORD,
@@ -116,44 +116,34 @@ export function forEachLeaf(
 
 /** Country index named by a record that lists one country's subdivisions, else -1. */
 export function recordCountry(ds: Dataset, record: number): number {
-  return ds.records[record + 2] - 1;
+  return headerCountry(ds.records[record + 2]);
 }
 
 /**
- * A leaf record with its arcs in lon/lat. The Uint16 grid spans the cell
- * window (the cell plus a margin on every side); the runtime tests the point
- * against the quantised rings, so the affine map back to degrees gives the
- * same answer for every point in the cell up to floating-point rounding.
+ * A leaf record with its arcs in lon/lat. Vertices are quantised over the cell window (the cell
+ * plus a margin on every side); the runtime tests the point against them in window units, so the
+ * affine map back to degrees gives the same answer for every point in the cell up to
+ * floating-point rounding.
  */
 export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord {
   const rec = ds.records;
-  const coords = ds.coords;
   const sx = (cell.x1 - cell.x0) / ds.qscale;
   const sy = (cell.y1 - cell.y0) / ds.qscale;
   const ox = cell.x0 - (cell.x1 - cell.x0) * ds.margin;
   const oy = cell.y0 - (cell.y1 - cell.y0) * ds.margin;
-  const head = rec[record];
   const items: LeafEntry[] = [];
-  let p = record + RECORD_HEADER;
-  for (let i = 0; i < (head & ITEM_MASK); i++) items.push(leafEntry(rec[p++]));
-  const lines: Float64Array[] = [];
-  for (const end = p + (head >>> ITEM_BITS); p < end; ) {
-    const count = rec[p] & ARC_COUNT_MASK;
-    const line = new Float64Array(2 * count);
-    for (let q = 0, v = (p + 1) << 1; q < line.length; q += 2, v += 2) {
-      line[q] = ox + coords[v] * sx;
-      line[q + 1] = oy + coords[v + 1] * sy;
-    }
-    lines.push(line);
-    p += 1 + count;
-  }
+  for (let i = 0; i < (rec[record] & ITEM_MASK); i++) items.push(leafEntry(rec[record + RECORD_HEADER + i]));
+  const arcs: number[][] = [];
+  readArcs(rec, record, (arc, _mask, x, y) => (arcs[arc] ??= []).push(ox + x * sx, oy + y * sy));
+  const lines = arcs.map((a) => Float64Array.from(a));
   const def = rec[record + 1];
-  if (def >>> TAG_SHIFT !== TAG_TABLE) return { country: rec[record + 2] - 1, items, lines, fallback: leafEntry(def) };
+  if (def >>> TAG_SHIFT !== TAG_TABLE)
+    return { country: recordCountry(ds, record), items, lines, fallback: leafEntry(def) };
   const cells: Cell[] = [];
   const regions: number[] = [];
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
     cells.push(tableCell(cell, k));
     regions.push(tableEntry(rec, def, k));
   }
-  return { country: rec[record + 2] - 1, items, lines, fallback: { kind: 'table', cells, regions } };
+  return { country: recordCountry(ds, record), items, lines, fallback: { kind: 'table', cells, regions } };
 }

@@ -5,8 +5,8 @@
 import { DataError } from '../lookup/errors.js';
 import type { Dataset } from './dataset.js';
 import {
-  ARC_COUNT_BITS,
-  ARC_COUNT_MASK,
+  headerCountry,
+  readArcs,
   ITEM_BITS,
   ITEM_MASK,
   BR8_NO_COUNTRY,
@@ -274,7 +274,8 @@ function scanRecords(
   let r = first;
   while (r < stop) {
     starts[r >>> 5] |= 1 << (r & 31);
-    if (r + RECORD_HEADER > len || records[r + 2] > countryCount) return -1 - r;
+    if (r + RECORD_HEADER > len || headerCountry(records[r + 2]) >= countryCount || records[r + 2] >>> 24 !== 0)
+      return -1 - r;
     const n = records[r] & ITEM_MASK;
     const arcsAt = r + RECORD_HEADER + n;
     const v = arcsAt + (records[r] >>> ITEM_BITS);
@@ -289,13 +290,8 @@ function scanRecords(
       // there); where it sits is checked below.
       else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || records[r + 2] === 0) return -1 - r;
     }
-    // Arcs fill the record's arc words exactly; a mask names only the record's own items.
-    for (let p = arcsAt; p < v; ) {
-      const count = records[p] & ARC_COUNT_MASK;
-      const mask = records[p] >>> ARC_COUNT_BITS;
-      if (count < 2 || mask === 0 || mask >>> n !== 0 || p + 1 + count > v) return -1 - r;
-      p += 1 + count;
-    }
+    // Whole arcs fill the record's stream, each vertex inside the window.
+    if (readArcs(records, r) !== null) return -1 - r;
     const def = records[r + 1];
     if (def >>> TAG_SHIFT === TAG_TABLE) {
       // Right after the arcs; its regions (the palette, or every id of a full table) in range.

@@ -9,11 +9,14 @@ import {
   GRIDBASE_SLOT_BITS,
   GRIDBASE_SLOT_MASK,
   mixedCodes,
-  ARC_COUNT_BITS,
-  ARC_COUNT_MASK,
+  DELTA_WIDTH_BITS,
+  DELTA_WIDTH_MASK,
   ITEM_BITS,
   ITEM_MASK,
+  RECORD_COUNT_BITS_AT,
   RECORD_HEADER,
+  RECORD_SHIFT_AT,
+  headerCountry,
   SLOT_GRID,
   SLOT_WORDS,
   SUB_GRID,
@@ -71,7 +74,6 @@ function createLocator(ds: Dataset): Locator {
     blockCountry,
     fanouts,
     records,
-    coords,
     regionCountry,
     margin,
     qscale,
@@ -172,8 +174,8 @@ function createLocator(ds: Dataset): Locator {
 
   /** The region record r (and the records it leads to) gives at the point in q. */
   function evalRecords(r: number): number {
-    let e = evalRecord(records, coords, r, q);
-    while (e >>> 30 === 2) e = evalRecord(records, coords, e & 0x3fffffff, q);
+    let e = evalRecord(records, r, q);
+    while (e >>> 30 === 2) e = evalRecord(records, e & 0x3fffffff, q);
     // A default table (tag 3; as an int32, negative like a record entry).
     return e < 0 ? tableRegion(records, e, q) : e;
   }
@@ -218,9 +220,9 @@ function createLocator(ds: Dataset): Locator {
     q[1] = (py + margin) * qscale;
     do {
       const r = e & 0x3fffffff;
-      const country = records[r + 2];
-      if (country !== 0) return country - 1;
-      e = evalRecord(records, coords, r, q);
+      const country = headerCountry(records[r + 2]);
+      if (country >= 0) return country;
+      e = evalRecord(records, r, q);
     } while (e >>> 30 === 2);
     return regionCountry[e];
   }
@@ -242,33 +244,73 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
   return tableEntry(rec, e, j * TABLE_GRID + i);
 }
 
+/** `bits` bits (1 to 17) of a record's arc stream from bit o (0 to 31) of word w (layout.ts). */
+function field(rec: Uint32Array, w: number, o: number, bits: number): number {
+  let v = rec[w] >>> o;
+  if (o + bits > 32) v |= rec[w + 1] << (32 - o);
+  return v & ((1 << bits) - 1);
+}
+
 /**
- * First item that holds the point (q[0], q[1]) (quantised units) under the even-odd rule, else the
+ * First item that holds the point (q[0], q[1]) (window units) under the even-odd rule, else the
  * record's default (a region, a record, or a default table: see tableRegion); as an int32, so that
- * a record entry (top bit set) is not boxed. One pass over the arcs: a crossed edge flips the
- * parity bits of its items' mask.
+ * a record entry (top bit set) is not boxed. One pass over the arc stream, decoding as it goes: a
+ * crossed edge flips the parity bits of its items' mask. The point is scaled to the record's
+ * coarse units by a power of two, so the test is the one the window units would give.
  */
-export function evalRecord(rec: Uint32Array, coords: Uint16Array, r: number, q: Float64Array): number {
-  const px = q[0];
-  const py = q[1];
+export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number {
   const head = rec[r];
-  let p = r + RECORD_HEADER + (head & ITEM_MASK);
-  const end = p + (head >>> ITEM_BITS);
+  const n = head & ITEM_MASK;
+  const info = rec[r + 2];
+  const shift = (info >>> RECORD_SHIFT_AT) & 15;
+  const countBits = (info >>> RECORD_COUNT_BITS_AT) & 15;
+  const unit = 1 << shift;
+  const px = q[0] / unit;
+  const py = q[1] / unit;
+  let w = r + RECORD_HEADER + n;
+  const end = w + (head >>> ITEM_BITS);
+  let o = 0;
   let odd = 0;
-  while (p < end) {
-    const arc = rec[p];
-    const stop = (p + 1 + (arc & ARC_COUNT_MASK)) << 1;
-    let j = (p + 1) << 1;
-    for (let k = j + 2; k < stop; k += 2) {
-      const yk = coords[k + 1];
-      const yj = coords[j + 1];
-      if (yk > py !== yj > py) {
-        const xk = coords[k];
-        if (px < ((coords[j] - xk) * (py - yk)) / (yj - yk) + xk) odd ^= arc >>> ARC_COUNT_BITS;
-      }
-      j = k;
+  while (w < end) {
+    // The zero padding of the last word: a count is never zero, and no arc reaches past it.
+    if (w === end - 1 && rec[w] >>> o === 0) break;
+    const count = field(rec, w, o, countBits);
+    o += countBits;
+    w += o >>> 5;
+    o &= 31;
+    const mask = field(rec, w, o, n);
+    o += n;
+    w += o >>> 5;
+    o &= 31;
+    const widths = field(rec, w, o, 2 * DELTA_WIDTH_BITS);
+    o += 2 * DELTA_WIDTH_BITS;
+    w += o >>> 5;
+    o &= 31;
+    const wx = widths & DELTA_WIDTH_MASK;
+    const wy = widths >>> DELTA_WIDTH_BITS;
+    let xj = field(rec, w, o, 16 - shift);
+    o += 16 - shift;
+    w += o >>> 5;
+    o &= 31;
+    let yj = field(rec, w, o, 16 - shift);
+    o += 16 - shift;
+    w += o >>> 5;
+    o &= 31;
+    for (let k = 1; k < count; k++) {
+      const dx = field(rec, w, o, wx);
+      o += wx;
+      w += o >>> 5;
+      o &= 31;
+      const dy = field(rec, w, o, wy);
+      o += wy;
+      w += o >>> 5;
+      o &= 31;
+      const xk = xj + ((dx >>> 1) ^ -(dx & 1));
+      const yk = yj + ((dy >>> 1) ^ -(dy & 1));
+      if (yk > py !== yj > py && px < ((xj - xk) * (py - yk)) / (yj - yk) + xk) odd ^= mask;
+      xj = xk;
+      yj = yk;
     }
-    p = stop >>> 1;
   }
   // The lowest odd item: 31 - clz32 of the lowest set bit.
   if (odd === 0) return rec[r + 1] | 0;

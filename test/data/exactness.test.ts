@@ -10,10 +10,8 @@ import { loadSources, type Sources } from '../../build-data/sources/load.js';
 import { makeConfig } from '../../build-data/config.js';
 import type { Part } from '../../build-data/sources/parts.js';
 import { preload, tryCountryFromGps } from '../../src/index.js';
-import { prng, spherePoints } from '../support/sample-points.js';
+import { prng, QUANTISATION_BOUND_M, spherePoints } from '../support/sample-points.js';
 
-/** Largest leaf cell is 1/8°; its Uint16 grid moves a vertex by at most half a step per axis. */
-const QUANT_BOUND_M = 0.5 * Math.SQRT2 * ((1 + 2 / 64) / 8 / 65535) * 111_195;
 const RANDOM = Number(process.env.EXACT_RANDOM ?? 200_000);
 const NEAR = Number(process.env.EXACT_NEAR ?? 60_000);
 // Larger opt-in runs: EXACT_RANDOM=1000000 EXACT_NEAR=1000000 npx vitest run test/data/exactness.test.ts
@@ -87,7 +85,7 @@ function compare(lat: Float64Array, lon: Float64Array): { differences: number; b
     if (got !== want) {
       differences++;
       const d = distanceToBoundary(lat[i], lon[i]);
-      if (d > QUANT_BOUND_M)
+      if (d > QUANTISATION_BOUND_M)
         beyondBound.push(`${lat[i]},${lon[i]}: got ${got}, oracle ${want}, ${d.toFixed(3)} m from a boundary`);
     }
   }

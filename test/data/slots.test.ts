@@ -82,7 +82,7 @@ function byRings(ordinal: number, lat: number, lon: number): number {
   const py = sy - Math.min(sy | 0, f0 - 1);
   const q = Float64Array.of((px + ds.margin) * ds.qscale, (py + ds.margin) * ds.qscale, ds.margin, ds.qscale);
   let e = 0x80000000 | ds.slots[ordinal * SLOT_WORDS + 2];
-  do e = evalRecord(ds.records, ds.coords, e & 0x3fffffff, q);
+  do e = evalRecord(ds.records, e & 0x3fffffff, q);
   while (e >>> 30 === 2);
   return e >>> 30 === 3 ? tableRegion(ds.records, e, q) : e;
 }

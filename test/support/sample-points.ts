@@ -2,6 +2,8 @@
 // cities, near polygon outlines. The same seed gives the same points on every run and machine.
 
 import { createRequire } from 'node:module';
+import { quantShift } from '../../build-data/index/records.js';
+import { METRES_PER_DEGREE, QUANT_MAX } from '../../src/format/layout.js';
 
 /** A source of uniform numbers in [0, 1). */
 export type Rng = () => number;
@@ -122,7 +124,13 @@ export function foldLongitude(lon: number): number {
 }
 
 /**
- * How far (metres) the index's vertex rounding may move an edge: half the diagonal of the largest
- * cell's quantisation step (docs/FORMAT.md); answers may differ from the source polygons only closer.
+ * How far (metres) the index's vertex rounding may move an edge in the world dataset: half the
+ * diagonal of the coarse unit of its largest leaves, 1/8° (docs/FORMAT.md, quantisation); answers
+ * may differ from the source polygons only closer.
  */
-export const QUANTISATION_BOUND_M = 0.155;
+export const QUANTISATION_BOUND_M = (() => {
+  const side = 1 / 8;
+  const margin = 1 / 64;
+  const unit = (side * (1 + 2 * margin) * 2 ** quantShift({ x0: 0, y0: 0, x1: side, y1: side }, margin)) / QUANT_MAX;
+  return 0.5 * Math.SQRT2 * unit * METRES_PER_DEGREE;
+})();

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { HEADER_BYTES } from '../../src/format/container.js';
 import { readDataset } from '../../src/format/dataset.js';
 import {
+  DELTA_WIDTH_BITS,
   ITEM_BITS,
   ITEM_MASK,
+  RECORD_COUNT_BITS_AT,
   RECORD_HEADER,
   SECTIONS,
   SLOT_WORDS,
@@ -150,20 +152,31 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
     ],
     [
       'an arc reaching past its record',
-      () => edited('records', (r) => void (r[firstArc(r)] += 1 << 15)),
+      () => edited('records', (r) => void (r[withItems(r)] -= 1 << ITEM_BITS)),
       /record at \d+ is malformed/,
     ],
     [
       'an arc of one vertex',
-      () => edited('records', (r) => void (r[firstArc(r)] = ((r[firstArc(r)] & 0xffff0000) | 1) >>> 0)),
+      () => edited('records', (r) => setArcField(r, 0, countBits(r), 1)),
       /record at \d+ is malformed/,
     ],
     [
-      'an arc naming an item the record does not have',
+      'an arc naming no item',
+      () => edited('records', (r) => setArcField(r, countBits(r), r[withItems(r)] & ITEM_MASK, 0)),
+      /record at \d+ is malformed/,
+    ],
+    [
+      'a delta wider than a coordinate can need',
+      () =>
+        edited('records', (r) => setArcField(r, countBits(r) + (r[withItems(r)] & ITEM_MASK), DELTA_WIDTH_BITS, 31)),
+      /record at \d+ is malformed/,
+    ],
+    [
+      'bits after the last arc',
       () =>
         edited('records', (r) => {
           const s = withItems(r);
-          r[firstArc(r)] = ((r[firstArc(r)] & 0xffff) | (1 << (16 + (r[s] & 0xff)))) >>> 0;
+          r[s + RECORD_HEADER + (r[s] & ITEM_MASK) + (r[s] >>> ITEM_BITS) - 1] |= 0x80000000;
         }),
       /record at \d+ is malformed/,
     ],
@@ -389,8 +402,18 @@ function withItems(records: Uint32Array, from = 0): number {
   return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0)!;
 }
 
-/** The header word of the first arc of the first record with items. */
-function firstArc(records: Uint32Array): number {
+/** The count width of the first record with items (layout.ts, record word 2). */
+function countBits(records: Uint32Array): number {
+  return (records[withItems(records) + 2] >>> RECORD_COUNT_BITS_AT) & 15;
+}
+
+/** Sets `width` bits at bit `at` of the first record with items' arc stream (a field of its first arc). */
+function setArcField(records: Uint32Array, at: number, width: number, value: number): void {
   const r = withItems(records);
-  return r + RECORD_HEADER + (records[r] & ITEM_MASK);
+  const first = r + RECORD_HEADER + (records[r] & ITEM_MASK);
+  for (let b = 0; b < width; b++) {
+    const w = first + ((at + b) >>> 5);
+    const bit = 1 << ((at + b) & 31);
+    records[w] = ((value >>> b) & 1 ? records[w] | bit : records[w] & ~bit) >>> 0;
+  }
 }
