@@ -35,7 +35,8 @@ export default defineConfig({
   target: 'node20',
   platform: 'neutral',
   clean: true,
-  sourcemap: true,
+  // No source maps: dist is not minified, and the package ships only what the runtime reads.
+  sourcemap: false,
   splitting: false,
   external: [/^node:/],
   // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.

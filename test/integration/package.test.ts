@@ -46,7 +46,7 @@ describe('module formats', () => {
 });
 
 describe('what the package ships', () => {
-  it('only what the runtime reads: the dataset and its report, no world.geobuf; each dependency imported by dist/', () => {
+  it('only what the runtime reads: the dataset and its report, no world.geobuf, no source maps; each dependency imported by dist/', () => {
     const [pack] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     ) as { files: { path: string }[] }[];
@@ -54,6 +54,7 @@ describe('what the package ships', () => {
     expect(files).toContain('dist-data/world.geolookup');
     expect(files).toContain('dist-data/world.REPORT.md');
     expect(files.filter((f) => f.startsWith('dist-data/'))).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     const dist = files
       .filter((f) => /^dist\/.*\.(c?js)$/.test(f))
       .map((f) => readFileSync(join(root, f), 'utf8'))
