@@ -9,6 +9,13 @@ export type { BBox, BoxQueries } from './lookup/boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
 export type { BinaryInput } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
+import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+export type { MultiPolygon } from './export/geometry-of.js';
+
+/** The GeoJSON MultiPolygon a country or subdivision code holds in `lookup`'s answers (see the Node entry). */
+export function geometryOf(code: string, lookup: GeoLookup): MultiPolygon {
+  return geometryFrom(lookup, code);
+}
 
 /** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */
 export function createGeoLookup(options: { data: BinaryInput } | BinaryInput): GeoLookup {

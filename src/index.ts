@@ -15,6 +15,8 @@ export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './fo
 export type { BinaryInput } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 import type { IndexArray } from './lookup/typed-arrays.js';
+import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+export type { MultiPolygon } from './export/geometry-of.js';
 
 export interface GeoLookupOptions {
   /** A dataset file path, or its bytes (Buffer, Uint8Array, ArrayBuffer). */
@@ -74,6 +76,15 @@ export function countries(): readonly CountryInfo[] {
 /** ISO 3166-2 subdivisions with names and parents; `covered` says whether lookups can return or test it. */
 export function subdivisions(): readonly SubdivisionInfo[] {
   return (embedded ?? preload()).subdivisions();
+}
+/**
+ * The area a country (alpha-3) or subdivision (ISO 3166-2, a parent giving the union of its
+ * descendants) holds, as the lookups answer it, as a GeoJSON MultiPolygon; from the embedded
+ * dataset or `lookup`'s. Computed when called (a small country takes tens of milliseconds, a large
+ * one seconds); the same errors as isInCountry / isInSubdivision for a bad code.
+ */
+export function geometryOf(code: string, lookup: GeoLookup = embedded ?? preload()): MultiPolygon {
+  return geometryFrom(lookup, code);
 }
 /** Sources, versions, licences and build statistics of the embedded dataset. */
 export function datasetInfo(): DatasetMeta {

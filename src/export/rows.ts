@@ -17,7 +17,7 @@ export const EXPORT_LAYERS: readonly ExportLayer[] = ['country', 'subdivision'];
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq', 'csv-wkt'];
 
 /**
- * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.155 m
+ * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.62 m
  * quantisation bound, and fine enough that rounding folds no centimetre-sized zig-zag onto
  * itself (every row ST_IsValid: test/integration/export.test.ts).
  */
@@ -68,37 +68,7 @@ export function* exportRows(
           polygons,
         };
 
-  const { locate, locateCountry } = locator(ds);
-  const classify = countryLayer
-    ? (x: number, y: number) => locateCountry(y, x)
-    : (x: number, y: number) => ds.regionSubdivision[locate(y, x)];
-
-  /** The code a leaf entry gives its whole cell, or undefined when geometry decides. */
-  const direct = (e: LeafEntry): number | undefined => {
-    if (e.kind === 'country') return e.country;
-    if (e.kind === 'region') return countryLayer ? ds.regionCountry[e.region] : ds.regionSubdivision[e.region];
-    if (countryLayer && recordCountry(ds, e.record) >= 0) return recordCountry(ds, e.record);
-    return undefined;
-  };
-
-  /** Lines that can change the answer in the leaf: a country record's, and for subdivisions the nested records' too. */
-  const ringsOf = (record: number, cell: Cell, out: Float64Array[]): void => {
-    const rec = readRecord(ds, record, cell);
-    out.push(...rec.lines);
-    for (const entry of rec.items) if (!countryLayer && entry.kind === 'record') ringsOf(entry.record, cell, out);
-    // A default record continues this one (a leaf of more than 16 items) or, for subdivisions, nests.
-    const next = rec.fallback.kind === 'record' ? rec.fallback.record : -1;
-    if (next >= 0 && (!countryLayer || recordCountry(ds, next) < 0)) ringsOf(next, cell, out);
-    // A default table's answer changes between its cells: their edges cut the leaf like rings.
-    if (!countryLayer && rec.fallback.kind === 'table') {
-      const { cells, regions } = rec.fallback;
-      cells.forEach((t, k) => {
-        const east = k % TABLE_GRID < TABLE_GRID - 1 && regions[k + 1] !== regions[k];
-        const north = k + TABLE_GRID < regions.length && regions[k + TABLE_GRID] !== regions[k];
-        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1, t.x0, t.y0));
-      });
-    }
-  };
+  const reader = layerReader(ds, layer);
 
   for (let r = 0; r < GRID_ROWS; r++) {
     let runCode = -1;
@@ -123,22 +93,9 @@ export function* exportRows(
         if (!s) sets.set(code, (s = new EdgeSet()));
         return s;
       };
-      let uniform: number | undefined;
-      let leaves = 0;
-      forEachLeaf(ds, c, r, countryLayer, (cell, e) => {
-        leaves++;
-        const code = direct(e);
-        if (code !== undefined) {
-          if (cell.x1 - cell.x0 === 1) uniform = code;
-          if (code >= 0) setOf(code).addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
-          return;
-        }
-        const rings: Float64Array[] = [];
-        ringsOf((e as { record: number }).record, cell, rings);
-        trapezoids(rings, cell.x0, cell.y0, cell.x1, cell.y1, classify, (k, yb, yt, xl0, xr0, xl1, xr1) => {
-          if (k >= 0) setOf(k).addTrapezoid(yb, yt, xl0, xr0, xl1, xr1);
-        });
-      });
+      const { leaves, uniform } = cellTrapezoids(ds, reader, c, r, (k, yb, yt, xl0, xr0, xl1, xr1) =>
+        setOf(k).addTrapezoid(yb, yt, xl0, xr0, xl1, xr1),
+      );
       if (leaves === 1 && uniform !== undefined) {
         if (uniform !== runCode) {
           const done = flush(c);
@@ -160,13 +117,95 @@ export function* exportRows(
   }
 }
 
+/** How one layer reads the dataset: its descent, the code of a whole leaf, the code at a point. */
+export interface LayerReader {
+  countryOnly: boolean;
+  /** The code a leaf entry gives its whole cell (-1: none), or undefined when geometry decides. */
+  direct(e: LeafEntry): number | undefined;
+  /** The code at (x, y) = (lon, lat), -1 for none. */
+  classify(x: number, y: number): number;
+  /** Lines that can change the answer in a leaf whose record is `record`. */
+  linesOf(record: number, cell: Cell, out: Float64Array[]): void;
+}
+
+/** Country indexes (the country layer), subdivision indexes (the subdivision layer) or region ids. */
+export function layerReader(ds: Dataset, layer: ExportLayer | 'region'): LayerReader {
+  const countryOnly = layer === 'country';
+  const byRegion = layer === 'region';
+  const { locate, locateCountry } = locator(ds);
+  const linesOf = (record: number, cell: Cell, out: Float64Array[]): void => {
+    const rec = readRecord(ds, record, cell);
+    out.push(...rec.lines);
+    for (const entry of rec.items) if (!countryOnly && entry.kind === 'record') linesOf(entry.record, cell, out);
+    // A default record continues this one (a leaf of more than 16 items) or, for subdivisions, nests.
+    const next = rec.fallback.kind === 'record' ? rec.fallback.record : -1;
+    if (next >= 0 && (!countryOnly || recordCountry(ds, next) < 0)) linesOf(next, cell, out);
+    // A default table's answer changes between its cells: their edges cut the leaf like rings.
+    if (!countryOnly && rec.fallback.kind === 'table') {
+      const { cells, regions } = rec.fallback;
+      cells.forEach((t, k) => {
+        const east = k % TABLE_GRID < TABLE_GRID - 1 && regions[k + 1] !== regions[k];
+        const north = k + TABLE_GRID < regions.length && regions[k + TABLE_GRID] !== regions[k];
+        if (east || north) out.push(Float64Array.of(t.x0, t.y0, t.x1, t.y0, t.x1, t.y1, t.x0, t.y1, t.x0, t.y0));
+      });
+    }
+  };
+  return {
+    countryOnly,
+    direct: (e) => {
+      if (e.kind === 'country') return e.country;
+      if (e.kind === 'region')
+        return byRegion ? e.region : countryOnly ? ds.regionCountry[e.region] : ds.regionSubdivision[e.region];
+      if (countryOnly && recordCountry(ds, e.record) >= 0) return recordCountry(ds, e.record);
+      return undefined;
+    },
+    classify: countryOnly
+      ? (x, y) => locateCountry(y, x)
+      : byRegion
+        ? (x, y) => locate(y, x)
+        : (x, y) => ds.regionSubdivision[locate(y, x)],
+    linesOf,
+  };
+}
+
+/**
+ * Cuts level-0 cell (col, row) into trapezoids of one code each (whole leaves where one code
+ * answers) and hands those with a code (>= 0) to `add`. Returns the number of leaves and, for a
+ * cell that is one leaf, its code.
+ */
+export function cellTrapezoids(
+  ds: Dataset,
+  reader: LayerReader,
+  col: number,
+  row: number,
+  add: (code: number, yb: number, yt: number, xl0: number, xr0: number, xl1: number, xr1: number) => void,
+): { leaves: number; uniform: number | undefined } {
+  let uniform: number | undefined;
+  let leaves = 0;
+  forEachLeaf(ds, col, row, reader.countryOnly, (cell, e) => {
+    leaves++;
+    const code = reader.direct(e);
+    if (code !== undefined) {
+      if (cell.x1 - cell.x0 === 1) uniform = code;
+      if (code >= 0) add(code, cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
+      return;
+    }
+    const lines: Float64Array[] = [];
+    reader.linesOf((e as { record: number }).record, cell, lines);
+    trapezoids(lines, cell.x0, cell.y0, cell.x1, cell.y1, reader.classify, (k, yb, yt, xl0, xr0, xl1, xr1) => {
+      if (k >= 0) add(k, yb, yt, xl0, xr0, xl1, xr1);
+    });
+  });
+  return { leaves, uniform };
+}
+
 // ── Writers ──────────────────────────────────────────────────────────────────
 
 const SCALE = 10 ** EXPORT_DECIMALS;
 const num = (v: number): string => String(Math.round(v * SCALE) / SCALE);
 
 /**
- * Rings whose box is under this many degrees on both sides (about 0.1 m, inside the 0.155 m
+ * Rings whose box is under this many degrees on both sides (about 0.1 m, inside the 0.62 m
  * quantisation bound) are slivers where table cells meet: dropped, or two of them can overlap.
  */
 const SLIVER_DEG = 1e-6;
@@ -229,11 +268,11 @@ function roundRing(ring: Float64Array): Float64Array {
 }
 
 /**
- * Rounded rings, closed. Rounding can make a ring touch itself (two points a rounding apart
+ * Rounded rings, not closed. Rounding can make a ring touch itself (two points a rounding apart
  * become one): such a polygon is re-split into simple rings. Rings left with fewer than three
  * points, and slivers, go (a polygon whose outer ring goes, with its holes). Every row ST_IsValid: test/data/oracle.test.ts.
  */
-function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
+export function roundPolygons(polygons: FlatPolygon[]): FlatPolygon[] {
   const out: FlatPolygon[] = [];
   for (const poly of polygons) {
     const rings = poly.map((r) => insertTouchingVertices(roundRing(r)));
@@ -243,7 +282,12 @@ function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
     if (split.every((x) => x === null)) out.push(kept);
     else out.push(...polygonsOf(kept.flatMap((r, i) => split[i] ?? [r]).filter((r) => !isSliver(r))));
   }
-  return out.map((poly) =>
+  return out;
+}
+
+/** Rounded polygons as closed rings of "x y" strings. */
+function roundedPolygons(polygons: FlatPolygon[]): string[][][] {
+  return roundPolygons(polygons).map((poly) =>
     poly.map((r) => {
       const pts: string[] = [];
       for (let i = 0; i < r.length; i += 2) pts.push(`${num(r[i])} ${num(r[i + 1])}`);

@@ -227,7 +227,7 @@ export function createEngine(ds: Dataset): GeoLookup {
     return regionIn(region(lat, lon), target);
   }
 
-  return {
+  const engine: GeoLookup = {
     meta: ds.meta,
     tryCountryFromGps,
     trySubdivisionFromGps,
@@ -258,6 +258,17 @@ export function createEngine(ds: Dataset): GeoLookup {
     ...batchMethods(ds),
     ...boxQueries(ds),
   };
+  datasets.set(engine, ds);
+  return engine;
+}
+
+const datasets = new WeakMap<GeoLookup, Dataset>();
+
+/** The dataset a lookup answers from (for readers outside the lookup layer, such as src/export). */
+export function datasetOf(lookup: GeoLookup): Dataset {
+  const ds = datasets.get(lookup);
+  if (!ds) throw new TypeError('not a GeoLookup made by this library');
+  return ds;
 }
 
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */
