@@ -94,6 +94,15 @@ export function recordUnit(word2: number): number {
   return 2 ** ((word2 >>> RECORD_SHIFT_AT) & 15);
 }
 
+/** `bits` bits (0 to 17) of the arc stream that starts at word `from`, from its bit `b`. */
+export function streamField(rec: Uint32Array, from: number, b: number, bits: number): number {
+  const w = from + (b >>> 5);
+  const o = b & 31;
+  let v = rec[w] >>> o;
+  if (o + bits > 32) v |= rec[w + 1] << (32 - o);
+  return v & ((1 << bits) - 1);
+}
+
 /**
  * Reads the arcs of the record at r, checking that they fit its stream exactly; calls
  * `vertex(arc, mask, x, y)` for each vertex in window units. Returns null, or what is malformed.
@@ -111,25 +120,19 @@ export function readArcs(
   const countBits = (rec[r + 2] >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 2 ** shift;
   const top = QUANT_MAX >>> shift;
-  let w = from;
-  let o = 0;
+  const end = (to - from) * 32;
+  let b = 0;
   const read = (bits: number): number => {
-    if ((w - from) * 32 + o + bits > (to - from) * 32) throw new RangeError('arc past its stream');
-    let v = rec[w] >>> o;
-    if (o + bits > 32) v |= rec[w + 1] << (32 - o);
-    o += bits;
-    if (o >= 32) {
-      o -= 32;
-      w++;
-    }
-    return v & ((1 << bits) - 1);
+    if (b + bits > end) throw new RangeError('arc past its stream');
+    const v = streamField(rec, from, b, bits);
+    b += bits;
+    return v;
   };
   if (n > MAX_RECORD_ITEMS) return 'too many items';
   try {
     for (let arc = 0; ; arc++) {
       // The end, or the zero padding of the last word (a count is never zero).
-      const left = (to - w) * 32 - o;
-      if (left === 0 || (left < 32 && rec[w] >>> o === 0)) break;
+      if (b === end || (end - b < 32 && rec[from + (b >>> 5)] >>> (b & 31) === 0)) break;
       const count = read(countBits);
       const mask = read(n);
       const wx = read(DELTA_WIDTH_BITS);

@@ -17,6 +17,7 @@ import {
   RECORD_HEADER,
   RECORD_SHIFT_AT,
   headerCountry,
+  streamField,
   SLOT_GRID,
   SLOT_WORDS,
   SUB_GRID,
@@ -244,13 +245,6 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
   return tableEntry(rec, e, j * TABLE_GRID + i);
 }
 
-/** `bits` bits (1 to 17) of a record's arc stream from bit o (0 to 31) of word w (layout.ts). */
-function field(rec: Uint32Array, w: number, o: number, bits: number): number {
-  let v = rec[w] >>> o;
-  if (o + bits > 32) v |= rec[w + 1] << (32 - o);
-  return v & ((1 << bits) - 1);
-}
-
 /**
  * First item that holds the point (q[0], q[1]) (window units) under the even-odd rule, else the
  * record's default (a region, a record, or a default table: see tableRegion); as an int32, so that
@@ -267,44 +261,31 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
   const unit = 1 << shift;
   const px = q[0] / unit;
   const py = q[1] / unit;
-  let w = r + RECORD_HEADER + n;
-  const end = w + (head >>> ITEM_BITS);
-  let o = 0;
+  // Bit positions count from the stream's first word, so they stay small integers.
+  const from = r + RECORD_HEADER + n;
+  const end = (head >>> ITEM_BITS) << 5;
+  let b = 0;
   let odd = 0;
-  while (w < end) {
+  while (b < end) {
     // The zero padding of the last word: a count is never zero, and no arc reaches past it.
-    if (w === end - 1 && rec[w] >>> o === 0) break;
-    const count = field(rec, w, o, countBits);
-    o += countBits;
-    w += o >>> 5;
-    o &= 31;
-    const mask = field(rec, w, o, n);
-    o += n;
-    w += o >>> 5;
-    o &= 31;
-    const widths = field(rec, w, o, 2 * DELTA_WIDTH_BITS);
-    o += 2 * DELTA_WIDTH_BITS;
-    w += o >>> 5;
-    o &= 31;
+    if (end - b < 32 && rec[from + (b >>> 5)] >>> (b & 31) === 0) break;
+    const count = streamField(rec, from, b, countBits);
+    b += countBits;
+    const mask = streamField(rec, from, b, n);
+    b += n;
+    const widths = streamField(rec, from, b, 2 * DELTA_WIDTH_BITS);
+    b += 2 * DELTA_WIDTH_BITS;
     const wx = widths & DELTA_WIDTH_MASK;
     const wy = widths >>> DELTA_WIDTH_BITS;
-    let xj = field(rec, w, o, 16 - shift);
-    o += 16 - shift;
-    w += o >>> 5;
-    o &= 31;
-    let yj = field(rec, w, o, 16 - shift);
-    o += 16 - shift;
-    w += o >>> 5;
-    o &= 31;
+    let xj = streamField(rec, from, b, 16 - shift);
+    b += 16 - shift;
+    let yj = streamField(rec, from, b, 16 - shift);
+    b += 16 - shift;
     for (let k = 1; k < count; k++) {
-      const dx = field(rec, w, o, wx);
-      o += wx;
-      w += o >>> 5;
-      o &= 31;
-      const dy = field(rec, w, o, wy);
-      o += wy;
-      w += o >>> 5;
-      o &= 31;
+      const dx = streamField(rec, from, b, wx);
+      b += wx;
+      const dy = streamField(rec, from, b, wy);
+      b += wy;
       const xk = xj + ((dx >>> 1) ^ -(dx & 1));
       const yk = yj + ((dy >>> 1) ^ -(dy & 1));
       if (yk > py !== yj > py && px < ((xj - xk) * (py - yk)) / (yj - yk) + xk) odd ^= mask;
