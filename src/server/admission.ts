@@ -83,11 +83,11 @@ export async function admitShared(
     shared.failed(e);
     return admit(state, res, client);
   }
-  return settle(state, res, client, shared, counted, resetIn, month);
+  return await settle(state, res, client, shared, counted, resetIn, month);
 }
 
-/** The 429 or the grant for the counts Redis returned (this request included). */
-function settle(
+/** The 429 (sent once the refused counts are taken back) or the grant for the counts Redis returned (this request included). */
+async function settle(
   state: ServerState,
   res: http.ServerResponse,
   client: Client,
@@ -95,16 +95,16 @@ function settle(
   c: Counted,
   resetIn: number,
   month: string,
-): Grant | null {
+): Promise<Grant | null> {
   if (c.quotaUsed > client.quota) {
-    shared.undo(client.id, month, true);
+    await shared.undo(client.id, month, true);
     state.quotas.note(client.id, month, client.quota);
     const burstLeft = Math.max(0, client.burstLimit - (c.burstUsed - 1));
     sendProblem(state, res, tooMany(quotaDetail(client), resetIn), rateHeaders(client, 0, resetIn, burstLeft, resetIn));
     return null;
   }
   if (c.burstUsed > client.burstLimit) {
-    shared.undo(client.id, month, false);
+    await shared.undo(client.id, month, false);
     const wait = Math.max(1, Math.ceil(c.burstMs / 1000));
     const left = client.quota - (c.quotaUsed - 1);
     sendProblem(state, res, tooMany(burstDetail(client), wait), rateHeaders(client, left, resetIn, 0, wait));

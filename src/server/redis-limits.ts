@@ -138,11 +138,14 @@ export class SharedLimits {
     return { burstUsed: b.consumedPoints, burstMs: b.msBeforeNext, quotaUsed: q.consumedPoints };
   }
 
-  /** Takes back a refused request's counts (best effort: a lost undo over-counts by one). */
-  undo(id: string, month: string, burst: boolean): void {
-    const ignore = () => {};
-    if (burst) this.burst(1).reward(id).catch(ignore);
-    this.quota(1).reward(`${id}:${month}`).catch(ignore);
+  /**
+   * Takes back a refused request's counts; the caller sends the refusal once this settles, so a
+   * client that has its 429 finds its counts restored (best effort: a failed undo over-counts by one).
+   */
+  async undo(id: string, month: string, burst: boolean): Promise<void> {
+    const rewards = [this.quota(1).reward(`${id}:${month}`)];
+    if (burst) rewards.push(this.burst(1).reward(id));
+    await this.deadline(Promise.all(rewards)).catch(() => {});
   }
 
   /** Notes a request admitted during an outage, to add to the shared count once Redis answers. */
