@@ -72,10 +72,13 @@ export const RECORD_COUNT_BITS_AT = 20;
 export const MAX_RECORD_ITEMS = 16;
 /** Vertices per arc: a count fits 15 bits. */
 export const ARC_MAX_VERTICES = 0x7fff;
-/** Bits of each delta width field; a zigzag delta of 16-bit coordinates needs at most 17 bits. */
+/**
+ * Bits of each delta width field. The shift is at least 1, so coordinates fit 15 bits, a zigzag
+ * delta 16, and a vertex's two deltas one 32-bit field (locate.ts reads them at once).
+ */
 export const DELTA_WIDTH_BITS = 5;
 export const DELTA_WIDTH_MASK = (1 << DELTA_WIDTH_BITS) - 1;
-export const DELTA_WIDTH_MAX = 17;
+export const DELTA_WIDTH_MAX = 16;
 /**
  * How far rounding may move a vertex from its source, in metres (half the diagonal of a coarse
  * unit, a degree of latitude taken as METRES_PER_DEGREE); test/data/exactness.test.ts and the
@@ -94,12 +97,13 @@ export function recordUnit(word2: number): number {
   return 2 ** ((word2 >>> RECORD_SHIFT_AT) & 15);
 }
 
-/** `bits` bits (0 to 17) of the arc stream that starts at word `from`, from its bit `b`. */
+/** `bits` bits (0 to 30: a small integer) of the arc stream that starts at word `from`, from its bit `b`. */
 export function streamField(rec: Uint32Array, from: number, b: number, bits: number): number {
   const w = from + (b >>> 5);
   const o = b & 31;
-  let v = rec[w] >>> o;
-  if (o + bits > 32) v |= rec[w + 1] << (32 - o);
+  // Words as int32 (| 0): a Uint32 load of 2^31 or more is a heap number, here as in tableEntry.
+  let v = (rec[w] | 0) >>> o;
+  if (o + bits > 32) v |= (rec[w + 1] | 0) << (32 - o);
   return v & ((1 << bits) - 1);
 }
 
@@ -117,6 +121,7 @@ export function readArcs(
   const to = from + (rec[r] >>> ITEM_BITS);
   if (to > rec.length) return 'arc stream past the records';
   const shift = (rec[r + 2] >>> RECORD_SHIFT_AT) & 15;
+  if (shift === 0) return 'shift 0';
   const countBits = (rec[r + 2] >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 2 ** shift;
   const top = QUANT_MAX >>> shift;

@@ -17,7 +17,6 @@ import {
   RECORD_HEADER,
   RECORD_SHIFT_AT,
   headerCountry,
-  streamField,
   SLOT_GRID,
   SLOT_WORDS,
   SUB_GRID,
@@ -245,6 +244,21 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
   return tableEntry(rec, e, j * TABLE_GRID + i);
 }
 
+if (DELTA_WIDTH_BITS !== 5 || DELTA_WIDTH_MASK !== 31) throw new Error('locate.ts: delta width literals out of date');
+
+/**
+ * `bits` bits (at most 16) of a record's arc stream (layout.ts streamField). This module's own
+ * copy: imported, V8 did not inline it here, and a record test took 2.5 times as long
+ * (docs/PERFORMANCE.md, format 14).
+ */
+function field(rec: Uint32Array, from: number, b: number, bits: number): number {
+  const w = from + (b >>> 5);
+  const o = b & 31;
+  let v = (rec[w] | 0) >>> o;
+  if (o + bits > 32) v |= (rec[w + 1] | 0) << (32 - o);
+  return v & ((1 << bits) - 1);
+}
+
 /**
  * First item that holds the point (q[0], q[1]) (window units) under the even-odd rule, else the
  * record's default (a region, a record, or a default table: see tableRegion); as an int32, so that
@@ -253,9 +267,9 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
  * coarse units by a power of two, so the test is the one the window units would give.
  */
 export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number {
-  const head = rec[r];
+  const head = rec[r] | 0;
   const n = head & ITEM_MASK;
-  const info = rec[r + 2];
+  const info = rec[r + 2] | 0;
   const shift = (info >>> RECORD_SHIFT_AT) & 15;
   const countBits = (info >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 1 << shift;
@@ -268,24 +282,34 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
   let odd = 0;
   while (b < end) {
     // The zero padding of the last word: a count is never zero, and no arc reaches past it.
-    if (end - b < 32 && rec[from + (b >>> 5)] >>> (b & 31) === 0) break;
-    const count = streamField(rec, from, b, countBits);
+    if (end - b < 32 && (rec[from + (b >>> 5)] | 0) >>> (b & 31) === 0) break;
+    const count = field(rec, from, b, countBits);
     b += countBits;
-    const mask = streamField(rec, from, b, n);
+    const mask = field(rec, from, b, n);
     b += n;
-    const widths = streamField(rec, from, b, 2 * DELTA_WIDTH_BITS);
-    b += 2 * DELTA_WIDTH_BITS;
-    const wx = widths & DELTA_WIDTH_MASK;
-    const wy = widths >>> DELTA_WIDTH_BITS;
-    let xj = streamField(rec, from, b, 16 - shift);
+    // Literal widths (DELTA_WIDTH_BITS, checked below): an imported constant read per arc made
+    // a record test 1.6 times as long (docs/PERFORMANCE.md, format 14).
+    const widths = field(rec, from, b, 10);
+    b += 10;
+    const wx = widths & 31;
+    const wxy = wx + (widths >>> 5);
+    const mx = (1 << wx) - 1;
+    let xj = field(rec, from, b, 16 - shift);
     b += 16 - shift;
-    let yj = streamField(rec, from, b, 16 - shift);
+    let yj = field(rec, from, b, 16 - shift);
     b += 16 - shift;
+    const mxy = -1 >>> (32 - wxy);
     for (let k = 1; k < count; k++) {
-      const dx = streamField(rec, from, b, wx);
-      b += wx;
-      const dy = streamField(rec, from, b, wy);
-      b += wy;
+      // Both deltas in one read (wx + wy <= 32: layout.ts DELTA_WIDTH_MAX), inline: a call would
+      // return up to 32 bits, beyond a small integer, boxed (test/contract/allocation.test.ts).
+      const w = from + (b >>> 5);
+      const o = b & 31;
+      let d = (rec[w] | 0) >>> o;
+      if (o + wxy > 32) d |= (rec[w + 1] | 0) << (32 - o);
+      d &= mxy;
+      b += wxy;
+      const dx = d & mx;
+      const dy = d >>> wx;
       const xk = xj + ((dx >>> 1) ^ -(dx & 1));
       const yk = yj + ((dy >>> 1) ^ -(dy & 1));
       if (yk > py !== yj > py && px < ((xj - xk) * (py - yk)) / (yj - yk) + xk) odd ^= mask;
