@@ -2,7 +2,7 @@
 // isInCountry / isInSubdivision answers true, and outside one where it answers false, except
 // within the quantisation bound of an edge. Enclaves, microstates, a parent code and an alias.
 import pip from 'point-in-polygon-hao';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   geometryOf,
   isInCountry,
@@ -11,7 +11,9 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../src/index.js';
+import { findPostGIS, type PostGIS, startPostGIS } from '../support/postgis.js';
 import { prng, QUANTISATION_BOUND_M } from '../support/sample-points.js';
+import { skipWithout } from '../support/system.js';
 
 const CASES: [code: string, why: string][] = [
   ['VAT', 'a microstate inside a city'],
@@ -114,3 +116,25 @@ describe('geometryOf agrees with isInCountry / isInSubdivision', () => {
     expect(geometryOf('fr-75c')).toEqual(geometryOf('FR-75C'));
   });
 });
+
+const install = findPostGIS();
+describe.skipIf(skipWithout('PostGIS geometryOf tests', typeof install === 'string' ? install : null))(
+  'geometryOf in PostGIS',
+  () => {
+    let db: PostGIS;
+    beforeAll(async () => {
+      db = await startPostGIS(install as Exclude<typeof install, string>);
+    }, 120_000);
+    afterAll(async () => {
+      await db?.stop();
+    });
+
+    it.each(CASES)('%s is a valid MultiPolygon (ST_IsValid)', async (code) => {
+      const { rows } = await db.client.query<{ reason: string }>(
+        'SELECT ST_IsValidReason(ST_GeomFromGeoJSON($1)) AS reason',
+        [JSON.stringify(geometryOf(code))],
+      );
+      expect(rows[0].reason).toBe('Valid Geometry');
+    });
+  },
+);
