@@ -5,7 +5,10 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { forEachLeaf } from '../src/format/leaves.js';
 import * as geo from '../src/index.js';
+import { datasetOf } from '../src/lookup/engine.js';
+import { evalRecord } from '../src/lookup/locate.js';
 import { cityPoints, type PointSet, spherePoints } from '../test/support/sample-points.js';
 import { peers } from './peers.js';
 
@@ -267,3 +270,30 @@ for (const [name, fn] of [
 }
 console.log('\nallocation over 10M lookups (random sphere points):');
 for (const row of allocationRows) console.log(`  ${row}`);
+
+// The record test alone: every leaf record of the dataset evaluated at ten points of its cell. Few
+// lookups reach a record, so the rows above hide its cost; format 14's first decoder cost four
+// times format 13's here while the rows moved within their noise (docs/PERFORMANCE.md).
+const ds = datasetOf(geo.preload());
+const leafRecords: number[] = [];
+for (let row = 0; row < 180; row++)
+  for (let col = 0; col < 360; col++)
+    forEachLeaf(ds, col, row, false, (_cell, e) => {
+      if (e.kind === 'record') leafRecords.push(e.record);
+    });
+const at = [0.1, 0.37, 0.5, 0.73, 0.9].flatMap((fx) =>
+  [0.2, 0.6].map((fy) =>
+    Float64Array.of((fx + ds.margin) * ds.qscale, (fy + ds.margin) * ds.qscale, ds.margin, ds.qscale),
+  ),
+);
+let bestNs = Infinity;
+for (let pass = 0; pass < 4; pass++) {
+  let sink = 0;
+  const t = performance.now();
+  for (const q of at) for (const r of leafRecords) sink += evalRecord(ds.records, r, q);
+  bestNs = Math.min(bestNs, ((performance.now() - t) * 1e6) / (at.length * leafRecords.length));
+  if (sink === 0.5) console.log(sink);
+}
+console.log(
+  `\nrecord test: ${bestNs.toFixed(0)} ns per leaf record (${leafRecords.length} records, ten points each, best of four passes)`,
+);
