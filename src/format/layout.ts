@@ -92,11 +92,6 @@ export function headerCountry(word2: number): number {
   return (word2 & RECORD_COUNTRY_MASK) - 1;
 }
 
-/** The coarse unit of a record's vertices, in window units (QUANT_MAX per window side). */
-export function recordUnit(word2: number): number {
-  return 2 ** ((word2 >>> RECORD_SHIFT_AT) & 15);
-}
-
 /** `bits` bits (0 to 30: a small integer) of the arc stream that starts at word `from`, from its bit `b`. */
 export function streamField(rec: Uint32Array, from: number, b: number, bits: number): number {
   const w = from + (b >>> 5);
@@ -126,38 +121,40 @@ export function readArcs(
   const unit = 2 ** shift;
   const top = QUANT_MAX >>> shift;
   const end = (to - from) * 32;
-  let b = 0;
-  const read = (bits: number): number => {
-    if (b + bits > end) throw new RangeError('arc past its stream');
-    const v = streamField(rec, from, b, bits);
-    b += bits;
-    return v;
-  };
+  const header = countBits + n + 2 * DELTA_WIDTH_BITS + 2 * (16 - shift);
   if (n > MAX_RECORD_ITEMS) return 'too many items';
-  try {
-    for (let arc = 0; ; arc++) {
-      // The end, or the zero padding of the last word (a count is never zero).
-      if (b === end || (end - b < 32 && rec[from + (b >>> 5)] >>> (b & 31) === 0)) break;
-      const count = read(countBits);
-      const mask = read(n);
-      const wx = read(DELTA_WIDTH_BITS);
-      const wy = read(DELTA_WIDTH_BITS);
-      if (wx === 0 || wy === 0) return 'bad arc header';
-      let x = read(16 - shift);
-      let y = read(16 - shift);
-      if (count < 2 || mask === 0 || wx > DELTA_WIDTH_MAX || wy > DELTA_WIDTH_MAX) return 'bad arc header';
-      for (let k = 0; ; k++) {
-        if (x < 0 || y < 0 || x > top || y > top) return 'vertex outside the window';
-        vertex?.(arc, mask, x * unit, y * unit);
-        if (k === count - 1) break;
-        const dx = read(wx);
-        const dy = read(wy);
-        x += (dx >>> 1) ^ -(dx & 1);
-        y += (dy >>> 1) ^ -(dy & 1);
-      }
+  let b = 0;
+  for (let arc = 0; ; arc++) {
+    // The end, or the zero padding of the last word (a count is never zero).
+    if (b === end || (end - b < 32 && (rec[from + (b >>> 5)] | 0) >>> (b & 31) === 0)) break;
+    // Fields are read in order, so checking each arc's extent keeps every read inside the stream.
+    if (b + header > end) return 'arc past its stream';
+    const count = streamField(rec, from, b, countBits);
+    b += countBits;
+    const mask = streamField(rec, from, b, n);
+    b += n;
+    const wx = streamField(rec, from, b, DELTA_WIDTH_BITS);
+    b += DELTA_WIDTH_BITS;
+    const wy = streamField(rec, from, b, DELTA_WIDTH_BITS);
+    b += DELTA_WIDTH_BITS;
+    let x = streamField(rec, from, b, 16 - shift);
+    b += 16 - shift;
+    let y = streamField(rec, from, b, 16 - shift);
+    b += 16 - shift;
+    if (count < 2 || mask === 0 || wx === 0 || wy === 0 || wx > DELTA_WIDTH_MAX || wy > DELTA_WIDTH_MAX)
+      return 'bad arc header';
+    if (b + (count - 1) * (wx + wy) > end) return 'arc past its stream';
+    for (let k = 0; ; k++) {
+      if (x < 0 || y < 0 || x > top || y > top) return 'vertex outside the window';
+      vertex?.(arc, mask, x * unit, y * unit);
+      if (k === count - 1) break;
+      const dx = streamField(rec, from, b, wx);
+      b += wx;
+      const dy = streamField(rec, from, b, wy);
+      b += wy;
+      x += (dx >>> 1) ^ -(dx & 1);
+      y += (dy >>> 1) ^ -(dy & 1);
     }
-  } catch {
-    return 'arc past its stream';
   }
   return null;
 }
