@@ -168,15 +168,15 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
   // A vertex where rings touch stays, though it may lie on a straight line of one of them: drop
   // it there, and the rounded coordinates can put the touch a hair across that ring's edge
   // (test/data/oracle.test.ts, ST_IsValid: SI-100 at 16.03125, 46.65625).
-  const rings = new Map<string, number>();
+  const uses = new Map<string, number>();
   for (const loop of loops)
     for (let i = 0; i < loop.length; i += 2) {
       const key = `${loop[i]},${loop[i + 1]}`;
-      rings.set(key, (rings.get(key) ?? 0) + 1);
+      uses.set(key, (uses.get(key) ?? 0) + 1);
     }
   const out: Float64Array[] = [];
   for (const loop of loops) {
-    const ring = dropStraightVertices(Array.from(loop), (x, y) => rings.get(`${x},${y}`)! > 1);
+    const ring = dropStraightVertices(Array.from(loop), (x, y) => uses.get(`${x},${y}`)! > 1);
     if (ring.length >= 6) out.push(ring);
   }
   return polygonsOf(out);
