@@ -10,13 +10,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { VERTEX_BOUND_M } from '../src/format/layout.js';
 import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
-import { type BuildConfig, makeConfig } from './config.js';
+import { type BuildConfig, LITE, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
 import { packsSummary } from './sources/data-packs.js';
 import { loadSources, type Sources } from './sources/load.js';
+import { simplifyParts, type Tolerances } from './simplify.js';
 import { writeDataset, writeFeatures } from './write.js';
 
 const USAGE = `Usage: npm run build-data -- [options]
@@ -35,6 +37,9 @@ a geobuf blob of the canonical features and a report.
   --codes iso|custom             iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
   --fanouts N,N,...              index shape: children per side at each depth (default 8,8,8,8)
   --leaf N                       split a leaf holding more vertices than this (default 256)
+  --simplify B[,C[,S]]           simplify first, topology kept (docs/LITE.md): borders between countries
+                                 to B metres, coasts to C, borders between subdivisions to S
+  --lite                         the lite dataset: --name world-lite --simplify ${LITE.simplify.borderM},${LITE.simplify.coastM},${LITE.simplify.subdivisionBorderM} --fanouts ${LITE.fanouts}
   --force                        rebuild even when the inputs are unchanged
   --help                         print this and exit
 `;
@@ -53,6 +58,11 @@ function positiveInts(flag: string, text: string): number[] {
   return values;
 }
 
+function simplifyOption(text: string): Tolerances {
+  const [borderM, coastM = borderM, subdivisionBorderM = borderM] = positiveInts('simplify', text);
+  return { borderM, subdivisionBorderM, coastM };
+}
+
 const OPTIONS = {
   out: { type: 'string', default: 'dist-data' },
   name: { type: 'string' },
@@ -64,6 +74,8 @@ const OPTIONS = {
   codes: { type: 'string' },
   fanouts: { type: 'string' },
   leaf: { type: 'string' },
+  simplify: { type: 'string' },
+  lite: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
@@ -84,23 +96,29 @@ function parseCommandLine(argv: string[]) {
   if (values.codes !== undefined && values.codes !== 'iso' && values.codes !== 'custom')
     usageError(`--codes is iso or custom, got ${values.codes}`);
   const config = makeConfig({
-    name: values.name,
+    name: values.name ?? (values.lite ? LITE.name : undefined),
     countries: values.countries,
     countryCodeProperty: values['country-code-property'],
     subdivisions: values.subdivisions,
     subdivisionCodeProperty: values['subdivision-code-property'],
     codes: values.codes,
     sea: values.sea,
+    simplify: values.simplify ? simplifyOption(values.simplify) : values.lite ? LITE.simplify : undefined,
   });
   // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
   if (config.codes === 'custom' && config.subdivisions)
     usageError('--codes custom builds one layer of zones; pass --subdivisions none');
   const indexOptions: IndexOptions = {
-    fanouts: values.fanouts ? positiveInts('fanouts', values.fanouts) : [8, 8, 8, 8],
+    fanouts: values.fanouts ? positiveInts('fanouts', values.fanouts) : values.lite ? LITE.fanouts : [8, 8, 8, 8],
     margin: 1 / 64,
     maxLeafVertices: values.leaf ? positiveInts('leaf', values.leaf)[0] : 256,
     fallbackDepth: 1,
     gapKm: 25,
+    // The lite build (--simplify): vertices rounded to 1/5 of the border tolerance, no slot tables and
+    // bounding boxes merged per 10° cell; a few MB instead of forty (docs/LITE.md).
+    vertexBoundM: config.simplify ? config.simplify.borderM / 5 : VERTEX_BOUND_M,
+    slots: !config.simplify,
+    boxCellDeg: config.simplify ? 10 : 1,
   };
   return { config, indexOptions, outDir: resolve(root, values.out), force: values.force };
 }
@@ -137,7 +155,7 @@ function atomicWrite(file: string, data: Uint8Array | string): void {
   renameSync(`${file}.tmp`, file);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { config, indexOptions, outDir, force } = parseCommandLine(process.argv.slice(2));
   console.log(`build-data: ${packsSummary(config.packs)}`);
   // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
@@ -157,6 +175,17 @@ function main(): void {
   const src = loadSources(config, here);
   const parts = `${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts`;
   console.log(`build-data: ${parts} loaded in ${Date.now() - t0} ms`);
+  if (config.simplify) {
+    const ts = Date.now();
+    // Land, sea and subdivisions apart (their sources' outlines cross); the data packs' patches as they are.
+    const n = src.countryParts.length - src.patchParts;
+    const land = src.countryParts.slice(0, n).filter((p) => !p.sea);
+    const sea = src.countryParts.slice(0, n).filter((p) => p.sea);
+    src.simplified = simplifyParts([land, sea, src.subdivisionParts], config.simplify);
+    src.countryParts = [...land, ...sea, ...src.countryParts.slice(n)];
+    src.seaParts = sea.length;
+    console.log(`build-data: simplified in ${Date.now() - ts} ms`, src.simplified);
+  }
   const t1 = Date.now();
   const at = new Map(src.subdivisions.map((s, i) => [s.code, i]));
   const parents = Int32Array.from(src.subdivisions, (s) => at.get(s.parent) ?? -1);
@@ -182,4 +211,4 @@ function main(): void {
   );
 }
 
-main();
+await main();

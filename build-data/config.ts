@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { SourceInfo } from '../src/format/dataset.js';
+import type { Tolerances } from './simplify.js';
 import { type DataPacks, findDataPacks } from './sources/data-packs.js';
 import { hansIslandSource } from './sources/hans-island.js';
 import { osmAdminSource } from './sources/osm-admin.js';
@@ -16,6 +17,16 @@ function pkgVersion(name: string): string {
   return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
 }
 
+/**
+ * The lite world dataset (`--lite`, docs/LITE.md): borders between countries simplified to 1 km,
+ * between subdivisions to 2 km, coasts to 5 km, and leaves of 1° cells, so the file stays within 3 MB.
+ */
+export const LITE = {
+  name: 'world-lite',
+  simplify: { borderM: 1000, subdivisionBorderM: 2000, coastM: 5000 } satisfies Tolerances,
+  fanouts: [1],
+};
+
 export interface BuildConfig {
   name: string;
   codes: 'iso' | 'custom';
@@ -26,6 +37,8 @@ export interface BuildConfig {
   /** The default world build with its sea layer only (the packs hold sea): found or not, with hashes. */
   packs: DataPacks | null;
   sources: SourceInfo[];
+  /** Douglas-Peucker tolerances the parts are simplified to before indexing (../simplify.ts); null: none. */
+  simplify: Tolerances | null;
 }
 
 export interface ConfigArgs {
@@ -37,6 +50,7 @@ export interface ConfigArgs {
   codes?: 'iso' | 'custom';
   /** Territorial-sea polygons answered where no land is: a path, or 'none' for land only. */
   sea?: string;
+  simplify?: Tolerances;
 }
 
 export function makeConfig(a: ConfigArgs = {}): BuildConfig {
@@ -73,6 +87,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
               : {}),
           },
     packs,
+    simplify: a.simplify ?? null,
     sources: custom
       ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
       : [

@@ -44,6 +44,18 @@ function countsSection(src: Sources, index: BuiltIndex, sizes: { dataset: number
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `- files: dataset ${mb(sizes.dataset)}, geobuf features ${mb(sizes.features)}`,
+    ...simplificationLines(src.simplified),
+  ];
+}
+
+function simplificationLines(s: Sources['simplified']): string[] {
+  if (!s) return [];
+  const [lon, lat] = s.largestDisplacementAt;
+  return [
+    `- simplified (docs/LITE.md): borders between countries to ${s.borderM} m, between subdivisions to ` +
+      `${s.subdivisionBorderM} m, coasts to ${s.coastM} m; vertices ${s.vertices.before} → ${s.vertices.after}; ` +
+      `parts ${s.parts.before} → ${s.parts.after} (${s.parts.restored} restored unsimplified)`,
+    `- largest displacement of an outline: ${Math.round(s.largestDisplacementM)} m, at ${lat.toFixed(4)}, ${lon.toFixed(4)}`,
   ];
 }
 

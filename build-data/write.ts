@@ -25,15 +25,15 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
  * The Flatbush over the boxes of every part, plus the boxes where a subdivision answers as a
  * leaf's default (coast and fallback), so a box query finds every region the lookups can answer
  * inside it; boxcodes names each item (country >= 0, subdivision -1 - s). A code's boxes that lie
- * in one 1° cell merge into one (a superset still), and coordinates round outwards to float32.
+ * in one grid cell (1°; the lite build's are coarser) merge into one (a superset still), and coordinates round outwards to float32.
  */
-function partIndex(src: Sources, index: BuiltIndex): { flatbush: Uint8Array; boxcodes: Int32Array } {
+function partIndex(src: Sources, index: BuiltIndex, cellDeg: number): { flatbush: Uint8Array; boxcodes: Int32Array } {
   const items: { code: number; box: Box }[] = [];
   const merged = new Map<string, Box>();
   const add = (code: number, b: Box) => {
-    const col = Math.floor(b.x0 + 180);
-    const row = Math.floor(b.y0 + 90);
-    if (b.x1 > col - 179 || b.y1 > row - 89) {
+    const col = Math.floor((b.x0 + 180) / cellDeg);
+    const row = Math.floor((b.y0 + 90) / cellDeg);
+    if (b.x1 > (col + 1) * cellDeg - 180 || b.y1 > (row + 1) * cellDeg - 90) {
       items.push({ code, box: { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 } });
       return;
     }
@@ -90,11 +90,12 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     aliases: src.aliases,
     subdivisionGapKm: params.gapKm,
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
+    ...(src.simplified ? { simplification: { ...src.simplified, vertexBoundM: params.vertexBoundM } } : {}),
   };
-  const { flatbush, boxcodes } = partIndex(src, index);
+  const { flatbush, boxcodes } = partIndex(src, index, params.boxCellDeg);
   // Slots serve region lookups among subdivisions; in a countries-only build those answer
   // nothing, so the slot tables are left out.
-  const withSlots = src.subdivisionParts.length > 0;
+  const withSlots = params.slots && src.subdivisionParts.length > 0;
   const { blockRegion8, gridBase, slots, subcodes } = slotTables(index, params.fanouts[0], params.margin, withSlots);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),

@@ -9,7 +9,7 @@ import type { DefaultBox, IndexBuilder, IndexOptions, Overlap } from './builder.
 import type { Box } from './clip.js';
 import { createCoastalGaps } from './coastal-gaps.js';
 import { Grow } from './grow.js';
-import { type Piece, partition, wholePiece } from './partition.js';
+import { type Piece, partition, wholePieces } from './partition.js';
 import { createRegions, usedSubdivisions } from './regions.js';
 import { resolveCell } from './resolve.js';
 
@@ -41,8 +41,20 @@ function resolveGrid(
   subdivisionParts: Part[],
 ): { grid: Uint32Array; gridCountry: Uint8Array } {
   const world: Box = { x0: -180, y0: -90, x1: 180, y1: 90 };
-  const cellCountry = partition(countryParts.map(wholePiece), world, GRID_COLS, GRID_ROWS, b.opts.margin);
-  const cellSub = partition(subdivisionParts.map(wholePiece), world, GRID_COLS, GRID_ROWS, b.opts.margin);
+  const cellCountry = partition(
+    wholePieces(countryParts, b.opts.vertexBoundM),
+    world,
+    GRID_COLS,
+    GRID_ROWS,
+    b.opts.margin,
+  );
+  const cellSub = partition(
+    wholePieces(subdivisionParts, b.opts.vertexBoundM),
+    world,
+    GRID_COLS,
+    GRID_ROWS,
+    b.opts.margin,
+  );
   const grid = new Uint32Array(GRID_COLS * GRID_ROWS);
   const gridCountry = new Uint8Array(GRID_COLS * GRID_ROWS);
   const byRank = (x: Piece, y: Piece) => x.part.rank - y.part.rank;

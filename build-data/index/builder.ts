@@ -14,6 +14,12 @@ export interface IndexOptions extends IndexParams {
   fallbackDepth: number;
   /** Coastal fallback: nearest subdivision of the same country within this distance. */
   gapKm: number;
+  /** How far rounding may move a vertex (layout.ts VERTEX_BOUND_M; coarser for the lite build). */
+  vertexBoundM: number;
+  /** Write the depth-1 slot tables (speed for subdivision lookups, at several MB). */
+  slots: boolean;
+  /** A code's bounding boxes within one grid cell of this many degrees merge into one. */
+  boxCellDeg: number;
 }
 
 /** Key order is the order of the dataset's meta.stats: keep it. */

@@ -46,7 +46,7 @@ interface SubdivisionRecord {
 export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEntry {
   b.stats.leafCells++;
   b.stats.maxLeafVertices = Math.max(b.stats.maxLeafVertices, leaf.vertices);
-  const shift = quantShift(leaf.cell, b.opts.margin);
+  const shift = quantShift(leaf.cell, b.opts.margin, b.opts.vertexBoundM);
   const countryEntry = new Map<number, number>();
   const pending: SubdivisionRecord[] = [];
   for (const c of [...leaf.stage2.keys()].sort((x, y) => x - y)) {

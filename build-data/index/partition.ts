@@ -1,6 +1,7 @@
 // Pieces: parts clipped to the window of the cell being resolved, and how a cell hands its pieces
 // to its children.
 
+import { METRES_PER_DEGREE, VERTEX_BOUND_M } from '../../src/format/layout.js';
 import { childCell } from '../../src/format/leaves.js';
 import type { Part } from '../sources/parts.js';
 import { type Box, clipPart, partArea, type Ring } from './clip.js';
@@ -16,25 +17,30 @@ const AREA_EPS = 1e-11;
 
 /**
  * The antimeridian is no boundary, but sources split polygons there, so a point on x = ±180 would
- * sit on a ring edge and quantise outside. Vertices on ±180 move this far outward, past every valid
- * longitude and any leaf's rounding; the canonical features (geobuf) keep the source coordinates.
+ * sit on a ring edge and quantise outside. Vertices on ±180 move outward, past every valid
+ * longitude and past the records' rounding: 1e-5° where rounding stays within VERTEX_BOUND_M,
+ * twice the bound where it is coarser (the lite build); the canonical features keep the source
+ * coordinates. Guarded by test/data/lite.test.ts (Fiji's sea at -179.9996).
  */
-const ANTIMERIDIAN_PUSH = 1e-5;
+function antimeridianPush(vertexBoundM: number): number {
+  return vertexBoundM <= VERTEX_BOUND_M ? 1e-5 : (2 * vertexBoundM) / METRES_PER_DEGREE;
+}
 
-function openAntimeridian(r: Ring): Ring {
+function openAntimeridian(r: Ring, push: number): Ring {
   let out: Ring | null = null;
   for (let i = 0; i < r.length; i += 2) {
     const x = r[i];
     if (x !== 180 && x !== -180) continue;
     out ??= Float64Array.from(r);
-    out[i] = x + Math.sign(x) * ANTIMERIDIAN_PUSH;
+    out[i] = x + Math.sign(x) * push;
   }
   return out ?? r;
 }
 
-/** A part as the world cell's piece, its rings opened at the antimeridian. */
-export function wholePiece(p: Part): Piece {
-  return { part: p, rings: p.rings.map(openAntimeridian), full: false };
+/** Parts as the world cell's pieces, their rings opened at the antimeridian. */
+export function wholePieces(parts: Part[], vertexBoundM: number): Piece[] {
+  const push = antimeridianPush(vertexBoundM);
+  return parts.map((p) => ({ part: p, rings: p.rings.map((r) => openAntimeridian(r, push)), full: false }));
 }
 
 export function countVertices(pieces: Piece[]): number {

@@ -14,6 +14,7 @@ import { rankByArea, rankPatchAfterSea, rankSeaAfterLand } from '../policy/ranki
 import { type RemapLog, remapApplied } from '../policy/remap.js';
 import type { SourceChoice } from '../policy/subdivision-source.js';
 import { type SeaReassigned, seaFollowsLand, territoryPairs } from '../policy/sea-follows-land.js';
+import type { Simplified } from '../simplify.js';
 import type { ReplacedSubdivisions } from './admin1.js';
 import { type CodeTables, isoCodeTables, zoneCodeTables } from './code-tables.js';
 import { type CountryTally, type DroppedCountry, readLand, readSea } from './country-layers.js';
@@ -48,6 +49,8 @@ export interface Sources {
   seaReassigned: SeaReassigned[];
   /** Countries whose subdivision features came from another source (replacements.ts). */
   replacedSubdivisions: ReplacedSubdivisions[];
+  /** The lite build's simplification (../simplify.ts), when it ran. */
+  simplified?: Simplified;
 }
 
 interface CountryLayers {

@@ -38,7 +38,7 @@ function flatRing(ring: Position[], where: string): Ring {
   return Float64Array.from(out);
 }
 
-function bboxOf(rings: Ring[]): Box {
+export function bboxOf(rings: Ring[]): Box {
   let x0 = Infinity,
     y0 = Infinity,
     x1 = -Infinity,

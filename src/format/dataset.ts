@@ -62,6 +62,24 @@ export interface DatasetMeta {
   /** Maximum distance (km) at which a coastal point is given the nearest subdivision. */
   subdivisionGapKm: number;
   stats: Record<string, number>;
+  /** A simplified dataset (the lite one): its tolerances and what they did (docs/LITE.md). */
+  simplification?: Simplification;
+}
+
+/** How a lite dataset's borders were simplified, in metres; absent from full-precision datasets. */
+export interface Simplification {
+  /** Douglas-Peucker tolerance of borders two countries share, two subdivisions share, and every other outline. */
+  borderM: number;
+  subdivisionBorderM: number;
+  coastM: number;
+  /** How far vertex rounding may move a vertex on top of that. */
+  vertexBoundM: number;
+  /** The farthest a source outline vertex lies from its simplified outline, and where ([lon, lat]). */
+  largestDisplacementM: number;
+  largestDisplacementAt: [number, number];
+  vertices: { before: number; after: number };
+  /** Polygon parts kept; `restored` came back unsimplified (enclaves, a code's last part). */
+  parts: { before: number; after: number; restored: number };
 }
 
 export interface Dataset {
