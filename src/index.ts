@@ -2,13 +2,13 @@
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
 import { createGeoLookupFromBytes, type GeoLookup } from './lookup/engine.js';
-import { checkFor, defaultDataPath, readFile } from './node/data-path.js';
+import { checkFor, defaultDataPath, type EmbeddedDataset, readFile, resolveDataPath } from './node/data-path.js';
 import type { BinaryInput } from './format/container.js';
 import type { BBox } from './lookup/boxes.js';
 import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './format/dataset.js';
 
 export * from './lookup/errors.js';
-export { DATA_PATH_ENV, defaultDataPath } from './node/data-path.js';
+export { DATA_PATH_ENV, defaultDataPath, EMBEDDED_DATASETS, type EmbeddedDataset } from './node/data-path.js';
 export type { GeoLookup } from './lookup/engine.js';
 export type { BBox, BoxQueries } from './lookup/boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
@@ -19,19 +19,23 @@ import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry
 export type { MultiPolygon } from './export/geometry-of.js';
 
 export interface GeoLookupOptions {
-  /** A dataset file path, or its bytes (Buffer, Uint8Array, ArrayBuffer). */
-  data: string | BinaryInput;
+  /**
+   * A dataset the package ships, by name ('world', or 'lite': simplified borders, a few MB,
+   * docs/LITE.md), a dataset file path (write './lite' for a file of that name), or its bytes.
+   */
+  data: EmbeddedDataset | string | BinaryInput;
 }
 
-/** The four operations over another dataset: a file path or the file's bytes. */
+/** The four operations over another dataset: 'lite', a file path or the file's bytes. */
 export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput): GeoLookup {
   const data =
     typeof options === 'object' && options !== null && 'data' in options
       ? options.data
       : (options as string | BinaryInput);
   if (typeof data === 'string') {
-    const bytes = readFile(data);
-    return createGeoLookupFromBytes(bytes, data, checkFor(data, bytes));
+    const path = resolveDataPath(data);
+    const bytes = readFile(path);
+    return createGeoLookupFromBytes(bytes, path, checkFor(path, bytes));
   }
   return createGeoLookupFromBytes(data, 'dataset');
 }

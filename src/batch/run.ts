@@ -12,7 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { readDataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
-import { checkFor, defaultDataPath } from '../node/data-path.js';
+import { checkFor, resolveDataPath } from '../node/data-path.js';
 import { resolveColumns } from './columns.js';
 import { lastRecordEnd } from './csv.js';
 import { delimiterByte, formatFromName, sniffFormat } from './format.js';
@@ -105,7 +105,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const t0 = performance.now();
   const workers = workerCount(opts.workers);
   const delimiter = delimiterByte(opts.delimiter);
-  const dataPath = opts.data ?? defaultDataPath();
+  const dataPath = resolveDataPath(opts.data);
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
   const input = await openInput(opts, opened);
   const head = await readHead(input.readInto);

@@ -22,6 +22,13 @@ export interface OptionSpec {
 
 export type OptionSpecs = Record<string, OptionSpec>;
 
+/** --data, as every command that reads a dataset takes it: a name the package ships, or a file. */
+export const DATA_OPTION = {
+  type: 'string',
+  value: 'lite|FILE',
+  help: "'lite' (simplified borders, docs/LITE.md) or a dataset file built by build-data (default: the world dataset)",
+} as const;
+
 export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
   /** As the user types it: `geolookup batch`; messages start with it. */
   name: string;

@@ -5,7 +5,16 @@ import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import { type BatchField, type BatchOptions, type BatchSummary, batch, type Progress } from '../batch/run.js';
 import { GeoLookupError, ValidationError } from '../lookup/errors.js';
-import { defineCommand, EXIT, type Parsed, type Print, runCommand, UsageError, wholeNumber } from './args.js';
+import {
+  defineCommand,
+  EXIT,
+  type Parsed,
+  type Print,
+  runCommand,
+  UsageError,
+  wholeNumber,
+  DATA_OPTION,
+} from './args.js';
 import { groupDigits } from './numbers.js';
 
 const BATCH = defineCommand({
@@ -48,7 +57,7 @@ const BATCH = defineCommand({
       help: `worker threads (default: all cores, here ${availableParallelism()})`,
     },
     output: { type: 'string', short: 'o', value: 'FILE', help: 'write there instead of stdout' },
-    data: { type: 'string', value: 'FILE', help: 'another dataset built by build-data' },
+    data: DATA_OPTION,
     'no-progress': { type: 'boolean', help: 'no progress bar even on a terminal' },
   },
   notes: [

@@ -6,8 +6,8 @@ import { EXPORT_FORMATS, EXPORT_LAYERS, type ExportFormat, type ExportLayer } fr
 import { loadDatasetFile, writeExport } from '../export/write.js';
 import type { Dataset } from '../format/dataset.js';
 import { GeoLookupError } from '../lookup/errors.js';
-import { defaultDataPath } from '../node/data-path.js';
-import { defineCommand, EXIT, type Print, runCommand, UsageError } from './args.js';
+import { resolveDataPath } from '../node/data-path.js';
+import { defineCommand, EXIT, type Print, runCommand, UsageError, DATA_OPTION } from './args.js';
 
 const EXPORT = defineCommand({
   name: 'geolookup export',
@@ -23,7 +23,7 @@ const EXPORT = defineCommand({
         'geojsonseq  one Feature per line (newline-delimited GeoJSON)\n' +
         'csv-wkt     layer,code,name,country,wkt (WKT MULTIPOLYGON, lon lat, EPSG:4326)',
     },
-    data: { type: 'string', value: 'FILE', help: 'dataset built by build-data (default: the embedded world dataset)' },
+    data: DATA_OPTION,
     output: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE instead of stdout' },
   },
   notes: 'One row per code per 1° grid cell (whole cells of one code merged along each row).',
@@ -49,7 +49,7 @@ export function runExport(argv: string[], out: Print, err: Print): number {
     if (output === '') throw new UsageError('-o needs a file name');
     let ds: Dataset;
     try {
-      ds = loadDatasetFile(values.data ?? defaultDataPath());
+      ds = loadDatasetFile(resolveDataPath(values.data));
     } catch (e) {
       if (!(e instanceof GeoLookupError)) throw e;
       err(`geolookup export: ${e.message}`);

@@ -2,14 +2,8 @@
 // flags may come before the command (`geolookup --json country 1 2`), so the top-level help is
 // theirs and lists the other commands too.
 
-import {
-  createGeoLookup,
-  defaultDataPath,
-  GeoLookupError,
-  NotFoundError,
-  ValidationError,
-  type GeoLookup,
-} from '../index.js';
+import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError, type GeoLookup } from '../index.js';
+import { resolveDataPath } from '../node/data-path.js';
 import {
   defineCommand,
   EXIT,
@@ -19,11 +13,12 @@ import {
   type Print,
   UsageError,
   usageError,
+  DATA_OPTION,
 } from './args.js';
 
 const OPTIONS = {
   json: { type: 'boolean', help: 'print {"data": ...} or {"error": problem} as JSON' },
-  data: { type: 'string', value: 'FILE', help: 'use another dataset built by build-data' },
+  data: DATA_OPTION,
 } as const;
 
 const EXIT_TEXT = '0 answered (including false), 2 bad input, 3 not found, 1 other error.\nErrors go to stderr.';
@@ -69,6 +64,7 @@ export const MAIN = defineCommand({
     ['geolookup keys create|revoke|list --keys FILE', "manage the server's API keys (keys --help)"],
     ['geolookup batch [FILE|-] [> out.csv]', 'every row of a CSV / NDJSON file, on all cores (batch --help)'],
     ['geolookup export --layer L --format F [-o FILE]', 'boundaries as the lookup answers them (export --help)'],
+    ['geolookup playground [--port N]', 'a local map page: click a point, see its answer (playground --help)'],
   ],
   options: OPTIONS,
   exit: EXIT_TEXT,
@@ -113,7 +109,7 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
 
 function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?: string }, out: Print, err: Print) {
   try {
-    const result = lookup.call(createGeoLookup(values.data ?? defaultDataPath()), args);
+    const result = lookup.call(createGeoLookup(resolveDataPath(values.data)), args);
     out(values.json ? JSON.stringify({ data: result }) : String(result));
     return EXIT.ok;
   } catch (e) {

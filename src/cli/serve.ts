@@ -13,6 +13,7 @@ import {
   UsageError,
   usageError,
   wholeNumber,
+  DATA_OPTION,
 } from './args.js';
 
 const SERVE = defineCommand({
@@ -31,7 +32,7 @@ const SERVE = defineCommand({
       type: 'boolean',
       help: 'serve requests without X-API-Key, 10 per minute per client address',
     },
-    data: { type: 'string', value: 'FILE', help: 'another dataset built by build-data' },
+    data: DATA_OPTION,
     'quota-file': {
       type: 'string',
       value: 'FILE',

@@ -25,39 +25,60 @@ function moduleDir(): string {
   throw new DataError(`cannot locate the embedded dataset from this module (${String(url)}): ${FIX_HINT}`);
 }
 
+/** The datasets the package ships, by the names createGeoLookup, --data and $GEOLOOKUP_DATA take. */
+export const EMBEDDED_DATASETS = { world: 'world.geolookup', lite: 'world-lite.geolookup' } as const;
+export type EmbeddedDataset = keyof typeof EMBEDDED_DATASETS;
+
+export function isEmbeddedName(name: string): name is EmbeddedDataset {
+  return Object.hasOwn(EMBEDDED_DATASETS, name);
+}
+
 /**
- * $GEOLOOKUP_DATA when set; else dist-data/world.geolookup at the package root, beside src/
- * and dist/ (entries built into dist/<name>/, such as client and server, are one level deeper,
- * so look up to two levels up); else a dist-data/ shipped beside a bundled app's file.
+ * $GEOLOOKUP_DATA when set (a path, or an embedded dataset's name); else the embedded world dataset.
  */
 export function defaultDataPath(): string {
   const fromEnv = process.env[DATA_PATH_ENV];
-  if (fromEnv) return fromEnv;
-  const candidates = defaultCandidates();
+  if (fromEnv) return isEmbeddedName(fromEnv) ? embeddedDataPath(fromEnv) : fromEnv;
+  return embeddedDataPath('world');
+}
+
+/** The file a --data value or `data` option names: an embedded dataset's name, else a path; none: the default. */
+export function resolveDataPath(data?: string): string {
+  if (data === undefined) return defaultDataPath();
+  return isEmbeddedName(data) ? embeddedDataPath(data) : data;
+}
+
+/**
+ * dist-data/<file> at the package root, beside src/ and dist/ (entries built into dist/<name>/,
+ * such as client and server, are one level deeper, so look up to two levels up); else a
+ * dist-data/ shipped beside a bundled app's file.
+ */
+export function embeddedDataPath(name: EmbeddedDataset): string {
+  const candidates = defaultCandidates(EMBEDDED_DATASETS[name]);
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
-function defaultCandidates(): string[] {
+function defaultCandidates(file: string = EMBEDDED_DATASETS.world): string[] {
   const here = moduleDir();
   return [
-    join(here, '..', 'dist-data', 'world.geolookup'),
-    join(here, '..', '..', 'dist-data', 'world.geolookup'),
-    join(here, 'dist-data', 'world.geolookup'),
+    join(here, '..', 'dist-data', file),
+    join(here, '..', '..', 'dist-data', file),
+    join(here, 'dist-data', file),
   ];
 }
 
-/** Why the default dataset is missing and what to do, for the DataError that reports it. */
+/** Why an embedded dataset is missing and what to do, for the DataError that reports it. */
 function defaultDataHint(path: string): string {
-  let isDefault = false;
+  let file: string | undefined;
   try {
-    isDefault = path === defaultDataPath();
+    file = Object.values(EMBEDDED_DATASETS).find((f) => defaultCandidates(f).includes(path));
+    if (path === defaultDataPath() && process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
   } catch {
     // no default location in this environment: the path came from the caller
   }
-  if (!isDefault) return '';
-  if (process.env[DATA_PATH_ENV]) return ` (from ${DATA_PATH_ENV})`;
+  if (file === undefined) return '';
   return (
-    ` (the embedded dataset was looked for at ${defaultCandidates().join(', ')}; in a source checkout run \`npm run build-data\`;` +
+    ` (the embedded dataset was looked for at ${defaultCandidates(file).join(', ')}; in a source checkout run \`npm run build-data\`;` +
     ` in a bundled app (esbuild, webpack, Electron) ship the file and ${FIX_HINT})`
   );
 }

@@ -32,6 +32,14 @@ describe('module formats', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('DEU true 404');
   });
+  it('the lite dataset loads by name', () => {
+    const r = node([
+      '-e',
+      "const g = require('geolookup').createGeoLookup('lite'); console.log(g.countryFromGps(48.8566, 2.3522), g.subdivisionFromGps(48.8566, 2.3522), g.meta.name)",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('FRA FR-75C world-lite');
+  });
   it('the browser entry has no Node built-ins and takes bytes', () => {
     const r = node([
       '--input-type=module',
@@ -46,14 +54,16 @@ describe('module formats', () => {
 });
 
 describe('what the package ships', () => {
-  it('only what the runtime reads: the dataset and its report, no world.geobuf, no source maps; each dependency imported by dist/', () => {
+  it('only what the runtime reads: the datasets (world, lite) and their reports, no .geobuf, no source maps; each dependency imported by dist/', () => {
     const [pack] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     ) as { files: { path: string }[] }[];
     const files = pack.files.map((f) => f.path);
     expect(files).toContain('dist-data/world.geolookup');
     expect(files).toContain('dist-data/world.REPORT.md');
-    expect(files.filter((f) => f.startsWith('dist-data/'))).toHaveLength(2);
+    expect(files).toContain('dist-data/world-lite.geolookup');
+    expect(files).toContain('dist-data/world-lite.REPORT.md');
+    expect(files.filter((f) => f.startsWith('dist-data/'))).toHaveLength(4);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     const dist = files
       .filter((f) => /^dist\/.*\.(c?js)$/.test(f))
