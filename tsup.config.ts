@@ -1,6 +1,8 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { build } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { HEADER_BYTES, sealOf } from './src/format/container.js';
+import { CLIENT_BUNDLE, CLIENT_ENTRY, clientBuildOptions } from './src/playground/client-build.js';
 
 // The seal of the dataset built beside this code (src/node/seal.ts): its loads skip the pointer checks.
 const data = 'dist-data/world.geolookup';
@@ -22,6 +24,7 @@ export default defineConfig({
     'client/index': 'src/client/index.ts',
     'server/index': 'src/server/index.ts',
     'batch-worker': 'src/batch/worker.ts',
+    'playground-worker': 'src/playground/outline-worker.ts',
   },
   format: ['esm', 'cjs'],
   dts: {
@@ -38,8 +41,13 @@ export default defineConfig({
   // No source maps: dist is not minified, and the package ships only what the runtime reads.
   sourcemap: false,
   splitting: false,
-  external: [/^node:/],
+  // esbuild: the playground bundles its page with it only when run from the sources.
+  external: [/^node:/, 'esbuild'],
   // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.
   noExternal: ['flatbush'],
   define: { __GEOLOOKUP_SEAL__: JSON.stringify(seal) },
+  // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
+  onSuccess: async () => {
+    await build({ ...clientBuildOptions(CLIENT_ENTRY), outfile: CLIENT_BUNDLE });
+  },
 });

@@ -2,10 +2,8 @@
 // and a sample of the first rows to warm up on.
 
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../node/worker.js';
 import { firstRecordEnd } from './csv.js';
 import type { RowSettings } from './rows.js';
 import type { DatasetShare, RowSetup } from './worker.js';
@@ -13,21 +11,9 @@ import type { DatasetShare, RowSetup } from './worker.js';
 /** Input bytes the workers warm up on before the first job. */
 const WARM_BYTES = 256 << 10;
 
-/**
- * The worker: dist/batch-worker.js / .cjs beside the bundled CLI. Run from the
- * sources (tsx, vitest), src/batch/worker.ts is started through tsx's loader API,
- * since a worker does not inherit the parent's module hooks.
- */
+/** The worker: dist/batch-worker.js / .cjs beside the bundled CLI, or src/batch/worker.ts from the sources. */
 function startWorker(): Worker {
-  const url: string | undefined = import.meta.url;
-  if (url?.endsWith('.ts')) {
-    const api = createRequire(url).resolve('tsx/cjs/api');
-    const script = fileURLToPath(new URL('./worker.ts', url));
-    const boot = `require(${JSON.stringify(api)}).require(${JSON.stringify(script)}, ${JSON.stringify(script)})`;
-    return new Worker(boot, { eval: true });
-  }
-  if (url) return new Worker(new URL('./batch-worker.js', url));
-  return new Worker(join(__dirname, 'batch-worker.cjs'));
+  return startModuleWorker(import.meta.url, './worker.ts', 'batch-worker');
 }
 
 /**

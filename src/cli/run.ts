@@ -6,6 +6,7 @@ import { runBatch } from './batch.js';
 import { runExport } from './export.js';
 import { runKeys } from './keys.js';
 import { runLookup } from './lookup.js';
+import { runPlayground } from './playground.js';
 import { runServe } from './serve.js';
 
 export { EXIT } from './args.js';
@@ -15,9 +16,10 @@ const COMMANDS: Record<string, (argv: string[], out: Print, err: Print) => numbe
   keys: runKeys,
   batch: runBatch,
   export: runExport,
+  playground: runPlayground,
 };
 
-/** Runs one command line; returns the exit status (serve, batch and export finish in the background). */
+/** Runs one command line; returns the exit status (serve, batch, export and playground finish in the background). */
 export function run(argv: string[], out: Print, err: Print): number {
   const command = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? COMMANDS[argv[0]] : undefined;
   return command ? command(argv.slice(1), out, err) : runLookup(argv, out, err);

@@ -1,14 +1,20 @@
-// `geolookup serve` as a real process (the CLI run through tsx, as in development), for the tests
-// and soak runs that drive it from outside: signals, restarts, exit statuses.
+// `geolookup serve` (and `geolookup playground`) as a real process (the CLI run through tsx, as in
+// development), for the tests and soak runs that drive it from outside: signals, restarts, exit
+// statuses, browsers.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HOST } from './loopback.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** `geolookup <args>`, started from the repository root. */
+export function spawnCli(args: string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root });
+}
+
 /** `geolookup serve` with these arguments, started from the repository root. */
 export function spawnServe(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: root });
+  return spawnCli(['serve', ...args]);
 }
 
 export interface Served {
@@ -24,7 +30,19 @@ export interface Served {
  * "listening" line; a server that exits or does not start in time is killed and rejects.
  */
 export function serve(keys: string, extra: string[] = [], startMs = 30_000): Promise<Served> {
-  const child = spawnServe(['--host', HOST, '--port', '0', '--keys', keys, ...extra]);
+  return startCli(
+    ['serve', '--host', HOST, '--port', '0', '--keys', keys, ...extra],
+    /listening on http:\/\/[^\s:]+:(\d+)/,
+    startMs,
+  );
+}
+
+/**
+ * Starts `geolookup <args>` and waits until its stdout shows `started`, whose first group is the
+ * port; a process that exits or does not start in time is killed and rejects.
+ */
+export function startCli(args: string[], started: RegExp, startMs = 30_000): Promise<Served> {
+  const child = spawnCli(args);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
@@ -32,17 +50,17 @@ export function serve(keys: string, extra: string[] = [], startMs = 30_000): Pro
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve did not start: ${out}`));
+      reject(new Error(`geolookup ${args[0]} did not start: ${out}`));
     }, startMs);
     child.stdout.on('data', () => {
-      const m = /listening on http:\/\/[^\s:]+:(\d+)/.exec(out);
+      const m = started.exec(out);
       if (!m) return;
       clearTimeout(t);
       resolve({ child, port: Number(m[1]), output: () => out, exited });
     });
     child.on('exit', () => {
       clearTimeout(t);
-      reject(new Error(`serve exited: ${out}`));
+      reject(new Error(`geolookup ${args[0]} exited: ${out}`));
     });
   });
 }

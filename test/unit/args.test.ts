@@ -125,6 +125,7 @@ describe('every command', () => {
     ['keys'],
     ['batch'],
     ['export'],
+    ['playground'],
   ];
   const shape = new RegExp(
     '^geolookup [\\w-]+: .+\n\nUsage:\n  geolookup .+[\\s\\S]*\n\nOptions:\n[\\s\\S]*' +
@@ -151,6 +152,7 @@ describe('every command', () => {
       ['keys', 'list'],
       ['batch'],
       ['export'],
+      ['playground'],
     ]) {
       const r = capture((out, err) => run([...argv, '--bogus'], out, err));
       expect(r.code, argv[0]).toBe(EXIT.badInput);
@@ -180,6 +182,8 @@ describe('every command', () => {
       [['export', '--layer', 'planet', '--format', 'geojson'], /--layer must be one of country, subdivision/],
       [['export', '--layer', 'country', '--format', 'kml'], /--format must be one of geojson, geojsonseq, csv-wkt/],
       [['export', '--layer', 'country', '--format', 'geojson', '-o', ''], /-o needs a file name/],
+      [['playground', '--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
+      [['playground', 'world'], /unexpected argument "world"/],
     ];
     for (const [argv, message] of cases) {
       const r = capture((out, err) => run(argv, out, err));

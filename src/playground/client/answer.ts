@@ -1,0 +1,99 @@
+// The answer at a point, asked of the service's own routes (countryFromGps, subdivisionFromGps),
+// and shown with the names and ISO parents of the dataset's code tables.
+
+import type { Codes } from '../codes.js';
+import type { Explanation } from '../explain.js';
+import type { Point } from './point.js';
+
+/** A route's answer: the code, or the service's refusal (404 nowhere, 400 bad input). */
+export type Result = { code: string } | { status: number; detail: string };
+
+export interface Answer {
+  country: Result;
+  subdivision: Result;
+}
+
+async function ask(route: 'country' | 'subdivision', p: Point): Promise<Result> {
+  const pair = `${encodeURIComponent(p.lat)},${encodeURIComponent(p.lon)}`;
+  const r = await fetch(`/geo/${route}/fromGps/${pair}`);
+  if (r.ok) return { code: await r.text() };
+  const problem = (await r.json().catch(() => ({}))) as { detail?: string };
+  return { status: r.status, detail: problem.detail ?? r.statusText };
+}
+
+export async function lookUp(p: Point): Promise<Answer> {
+  const [country, subdivision] = await Promise.all([ask('country', p), ask('subdivision', p)]);
+  return { country, subdivision };
+}
+
+export async function explain(p: Point): Promise<Explanation | null> {
+  const r = await fetch(`/playground/explain?lat=${encodeURIComponent(p.lat)}&lon=${encodeURIComponent(p.lon)}`);
+  return r.ok ? ((await r.json()) as Explanation | null) : null;
+}
+
+export const codeOf = (r: Result): string | null => ('code' in r ? r.code : null);
+
+/** The subdivision's ISO ancestors, nearest first, down to (without) the alpha-2 country. */
+export function parentsOf(code: string, codes: Codes): string[] {
+  const chain: string[] = [];
+  for (let p = codes.subdivisions[code]?.parent; p !== undefined && Object.hasOwn(codes.subdivisions, p); ) {
+    chain.push(p);
+    p = codes.subdivisions[p].parent;
+  }
+  return chain;
+}
+
+function named(code: string, name: string | undefined): HTMLSpanElement {
+  const span = document.createElement('span');
+  const c = document.createElement('code');
+  c.textContent = code;
+  span.append(c, name ? ` ${name}` : '');
+  return span;
+}
+
+function row(list: HTMLElement, term: string, ...content: (Node | string)[]): HTMLElement {
+  const dt = document.createElement('dt');
+  dt.textContent = term;
+  const dd = document.createElement('dd');
+  dd.append(...content);
+  list.append(dt, dd);
+  return dd;
+}
+
+function problemText(r: { status: number; detail: string }): HTMLSpanElement {
+  const span = document.createElement('span');
+  span.className = 'problem';
+  span.textContent = r.status === 404 ? `none (${r.detail})` : `${r.status}: ${r.detail}`;
+  return span;
+}
+
+function shown(r: Result, name: (code: string) => string | undefined): HTMLSpanElement {
+  return 'code' in r ? named(r.code, name(r.code)) : problemText(r);
+}
+
+/** Fills the answer list: country, subdivision and the subdivision's ISO parents up to its alpha-2 country, with names. */
+export function showAnswer(list: HTMLElement, a: Answer, codes: Codes): void {
+  list.replaceChildren();
+  row(
+    list,
+    'Country',
+    shown(a.country, (c) => codes.countries[c]?.name),
+  );
+  row(
+    list,
+    'Subdivision',
+    shown(a.subdivision, (c) => codes.subdivisions[c]?.name),
+  );
+  const sub = codeOf(a.subdivision);
+  if (sub === null) return;
+  const parents = parentsOf(sub, codes);
+  const alpha2 = codes.subdivisions[parents.at(-1) ?? sub]?.parent;
+  const country = Object.values(codes.countries).find((c) => c.alpha2 === alpha2);
+  const chain = row(
+    list,
+    'ISO parents',
+    ...parents.map((p) => named(p, codes.subdivisions[p]?.name)),
+    ...(alpha2 ? [named(alpha2, country?.name)] : []),
+  );
+  chain.className = 'chain';
+}
