@@ -1,8 +1,9 @@
-// The browser entry has no Node built-ins: the page fetches the dataset file itself (served
-// next to the page as world.geolookup) and hands the bytes over.
+// The browser entry has no Node built-ins: the page fetches a dataset file served next to it
+// and hands the bytes over. Lite (simplified borders, a few MB) by default; ?data=world for full.
 import { createGeoLookup, GeoLookupError, type GeoLookup } from 'geolookup/browser';
 
-const DATASET_URL = new URL('world.geolookup', document.baseURI).href;
+const DATASETS = { lite: 'world-lite.geolookup', world: 'world.geolookup' } as const;
+type Dataset = keyof typeof DATASETS;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLParagraphElement>('status');
@@ -14,6 +15,25 @@ export interface Answer {
   country: string | null;
   subdivision: string | null;
   error?: { name: string; status: number; message: string };
+}
+
+/** Load timings, for scripted checks and the devtools console. */
+export interface Timings {
+  dataset: Dataset;
+  fetchMs: number;
+  openMs: number;
+  /** The first lookup after opening (one tryCountryFromGps at a fixed point). */
+  firstAnswerMs: number;
+  bytes: number;
+}
+
+/** The dataset the query names: none → lite, data=world → full; anything else is refused. */
+function chosenDataset(): Dataset {
+  const asked = new URLSearchParams(location.search).get('data');
+  if (asked === null) return 'lite';
+  // A fixed choice, never a URL from the query: the page fetches only its own two files.
+  if (asked === 'world') return 'world';
+  throw new Error(`unknown dataset ${JSON.stringify(asked)}: leave data= out for lite, or use ?data=world`);
 }
 
 function lookup(geo: GeoLookup, latitude: number | string, longitude: number | string): Answer {
@@ -30,18 +50,30 @@ function lookup(geo: GeoLookup, latitude: number | string, longitude: number | s
 }
 
 async function load(): Promise<GeoLookup> {
+  const dataset = chosenDataset();
+  const url = new URL(DATASETS[dataset], document.baseURI).href;
   const started = performance.now();
-  const response = await fetch(DATASET_URL);
-  if (!response.ok) throw new Error(`${DATASET_URL}: HTTP ${response.status}`);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const bytes = await response.arrayBuffer();
   const fetched = performance.now();
   const geo = createGeoLookup(bytes);
   const ready = performance.now();
+  geo.tryCountryFromGps(48.8566, 2.3522);
+  const answered = performance.now();
+  const timings: Timings = {
+    dataset,
+    fetchMs: fetched - started,
+    openMs: ready - fetched,
+    firstAnswerMs: answered - ready,
+    bytes: bytes.byteLength,
+  };
   const mb = (bytes.byteLength / 1e6).toFixed(1);
-  status.textContent = `Dataset ${mb} MB: fetched in ${Math.round(fetched - started)} ms, ready in ${Math.round(ready - fetched)} ms.`;
-  // For scripted checks and the devtools console: load timings and a batch of lookups.
+  status.textContent =
+    `Dataset ${dataset} (${DATASETS[dataset]}, ${mb} MB): fetched in ${Math.round(timings.fetchMs)} ms, ` +
+    `ready in ${Math.round(timings.openMs)} ms, first answer in ${timings.firstAnswerMs.toFixed(1)} ms.`;
   Object.assign(window, {
-    geolookupTimings: { fetchMs: fetched - started, openMs: ready - fetched, bytes: bytes.byteLength },
+    geolookupTimings: timings,
     geolookupAnswers: (points: [number | string, number | string][]) =>
       points.map(([lat, lon]) => lookup(geo, lat, lon)),
   });
