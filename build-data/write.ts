@@ -90,6 +90,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     aliases: src.aliases,
     subdivisionGapKm: params.gapKm,
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
+    ...(config.codes === 'iso' ? { disputes: src.policy.disputes } : {}),
     ...(src.simplified ? { simplification: { ...src.simplified, vertexBoundM: params.vertexBoundM } } : {}),
   };
   const { flatbush, boxcodes } = partIndex(src, index, params.boxCellDeg);

@@ -62,6 +62,11 @@ export interface DatasetMeta {
   /** Maximum distance (km) at which a coastal point is given the nearest subdivision. */
   subdivisionGapKm: number;
   stats: Record<string, number>;
+  /**
+   * Areas the build's policy gave to one claimant over another (docs/POLICY.md): the area's name,
+   * a point inside it ([lon, lat]), the code answered, the code not answered and why.
+   */
+  disputes?: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
   /** A simplified dataset (the lite one): its tolerances and what they did (docs/LITE.md). */
   simplification?: Simplification;
 }
