@@ -18,18 +18,20 @@ const N_CITY = Number(process.env.BENCH_CITY ?? 200_000);
 
 // The fresh-process load measures the built package; build it so it matches the sources.
 execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..'), stdio: 'inherit' });
-function fresh(who: 'geolookup' | 'country-coder'): { firstAnswerMs: number; rssMB: number } {
+function fresh(who: 'geolookup' | 'lite' | 'country-coder'): { firstAnswerMs: number; rssMB: number } {
   const out = execFileSync(process.execPath, [join(here, 'load.mjs'), who], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-// Ours and the lightest peer alternated, five each; the median of each.
-const runs = [0, 1, 2, 3, 4].map(() => [fresh('geolookup'), fresh('country-coder')]);
-const median = (k: 0 | 1) => runs.map((r) => r[k]).sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[2];
+// Ours (full and lite) and the lightest peer alternated, five each; the median of each.
+const runs = [0, 1, 2, 3, 4].map(() => [fresh('geolookup'), fresh('lite'), fresh('country-coder')]);
+const median = (k: 0 | 1 | 2) => runs.map((r) => r[k]).sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[2];
 const load = median(0);
-const peerLoad = median(1);
+const liteLoad = median(1);
+const peerLoad = median(2);
 
 geo.preload();
+const lite = geo.createGeoLookup('lite');
 const sets: [string, PointSet][] = [
   [`random sphere (${N_RANDOM / 1e6}M)`, spherePoints(N_RANDOM)],
   [`near cities (${N_CITY / 1e3}k)`, cityPoints(N_CITY)],
@@ -42,6 +44,8 @@ type Op = [string, (p: PointSet, i: number, codes: string[], subs: string[]) => 
 const ops: Op[] = [
   ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
   ['subdivisionFromGps (try form)', (p, i) => geo.trySubdivisionFromGps(p.lat[i], p.lon[i])],
+  ['countryFromGps (try form, lite)', (p, i) => lite.tryCountryFromGps(p.lat[i], p.lon[i])],
+  ['subdivisionFromGps (try form, lite)', (p, i) => lite.trySubdivisionFromGps(p.lat[i], p.lon[i])],
   ['isInCountry', (p, i, codes) => geo.isInCountry(codes[i], p.lat[i], p.lon[i])],
   ['isInSubdivision', (p, i, _c, subs) => geo.isInSubdivision(subs[i], p.lat[i], p.lon[i])],
   // Geofencing: one code asked about over many points, mostly answered "no".
@@ -131,6 +135,9 @@ const quantileOf = (t: Tally, q: number) => {
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(
   `load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB; @rapideditor/country-coder ${peerLoad.firstAnswerMs.toFixed(0)} ms, ${peerLoad.rssMB.toFixed(0)} MB (ours ÷ peer: ${(load.firstAnswerMs / peerLoad.firstAnswerMs).toFixed(2)}× time, ${(load.rssMB / peerLoad.rssMB).toFixed(2)}× RSS)`,
+);
+console.log(
+  `load, lite dataset (createGeoLookup('lite')): import + first answer ${liteLoad.firstAnswerMs.toFixed(0)} ms, RSS after load ${liteLoad.rssMB.toFixed(0)} MB (÷ peer: ${(liteLoad.firstAnswerMs / peerLoad.firstAnswerMs).toFixed(2)}× time, ${(liteLoad.rssMB / peerLoad.rssMB).toFixed(2)}× RSS)`,
 );
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f)))

@@ -1,11 +1,14 @@
 // Run in a fresh plain-node process by bench.ts: import plus the first answer (what a user's
-// process pays), and memory after load; for the built package, or with `country-coder` for the
-// lightest peer, measured the same way beside it.
+// process pays), and memory after load; for the built package (`lite`: its lite dataset), or with
+// `country-coder` for the lightest peer, measured the same way beside it.
 const peer = process.argv[2] === 'country-coder';
 const t0 = performance.now();
 if (peer) {
   const cc = await import('@rapideditor/country-coder');
   cc.iso1A3Code([2.3522, 48.8566]);
+} else if (process.argv[2] === 'lite') {
+  const geo = await import('../dist/index.js');
+  geo.createGeoLookup('lite').countryFromGps(48.8566, 2.3522);
 } else {
   const geo = await import('../dist/index.js');
   geo.countryFromGps(48.8566, 2.3522);

@@ -41,20 +41,10 @@ function resolveGrid(
   subdivisionParts: Part[],
 ): { grid: Uint32Array; gridCountry: Uint8Array } {
   const world: Box = { x0: -180, y0: -90, x1: 180, y1: 90 };
-  const cellCountry = partition(
-    wholePieces(countryParts, b.opts.vertexBoundM),
-    world,
-    GRID_COLS,
-    GRID_ROWS,
-    b.opts.margin,
-  );
-  const cellSub = partition(
-    wholePieces(subdivisionParts, b.opts.vertexBoundM),
-    world,
-    GRID_COLS,
-    GRID_ROWS,
-    b.opts.margin,
-  );
+  const toGrid = (parts: Part[]) =>
+    partition(wholePieces(parts, b.opts.vertexBoundM), world, GRID_COLS, GRID_ROWS, b.opts.margin);
+  const cellCountry = toGrid(countryParts);
+  const cellSub = toGrid(subdivisionParts);
   const grid = new Uint32Array(GRID_COLS * GRID_ROWS);
   const gridCountry = new Uint8Array(GRID_COLS * GRID_ROWS);
   const byRank = (x: Piece, y: Piece) => x.part.rank - y.part.rank;
