@@ -98,6 +98,26 @@ describe('geolookup playground over HTTP', () => {
     const rule = await request(playground.port, '/playground/explain?lat=48.8566&lon=2.3522');
     expect([rule.status, JSON.parse(rule.body)]).toEqual([200, null]);
     expect((await request(playground.port, '/playground/explain?lat=91&lon=0')).status).toBe(400);
+    // Enclaves (Büsingen, Baarle-Hertog, Vatican City, Llívia, Campione), Crimea, and places with no rule:
+    // Berlin, the open sea, the FRA–DEU border near Lauterbourg.
+    const places = ['47.6969,8.6906', '51.4402,4.9265', '41.9029,12.4534', '42.4636,1.9814', '45.9686,8.9706'];
+    places.push('45,34.1', '52.52,13.405', '0,-30', '49,8.2');
+    const rules = places.map(async (p) => {
+      const [lat, lon] = p.split(',');
+      const body = JSON.parse((await request(playground.port, `/playground/explain?lat=${lat}&lon=${lon}`)).body);
+      return body && `${body.rule}: ${body.detail.split(':')[0]}`;
+    });
+    expect(await Promise.all(rules)).toEqual([
+      'enclave: DEU territory surrounded by CHE (as the dataset answers around it)',
+      'enclave: BEL territory surrounded by NLD (as the dataset answers around it)',
+      'enclave: VAT territory surrounded by ITA (as the dataset answers around it)',
+      'enclave: ESP territory surrounded by FRA (as the dataset answers around it)',
+      'enclave: ITA territory surrounded by CHE (as the dataset answers around it)',
+      'dispute: Crimea',
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("passes the service's routes through to the service, keyless", async () => {
