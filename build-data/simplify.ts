@@ -198,7 +198,7 @@ function restore(parts: Part[], simplified: (Ring[] | null)[], smallM: number): 
 }
 
 /**
- * Simplifies each layer's parts (land, sea, patches and subdivisions apart: their outlines come
+ * Simplifies each layer's parts (land, sea and subdivisions apart: their outlines come
  * from different sources and cross everywhere) and drops the parts that collapse, but for those
  * restore() brings back. Rewrites `layers` in place; every vertex kept is a source vertex.
  */
