@@ -20,6 +20,18 @@ export interface CodeTables {
   heldIn: Map<string, string[]>;
 }
 
+/** The subdivision's ISO ancestors, nearest first, down to (without) the alpha-2 country. */
+export function parentsOf(code: string, codes: Codes): string[] {
+  const chain: string[] = [];
+  for (
+    let p = codes.subdivisions[code]?.parent;
+    p !== undefined && Object.hasOwn(codes.subdivisions, p) && !chain.includes(p);
+    p = codes.subdivisions[p].parent
+  )
+    chain.push(p);
+  return chain;
+}
+
 export function codeTables(lookup: GeoLookup): CodeTables {
   const codes: Codes = { countries: {}, subdivisions: {} };
   const heldIn = new Map<string, string[]>();

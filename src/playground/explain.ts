@@ -3,6 +3,7 @@
 // nothing (docs/PLAYGROUND.md#the-rule-line lists what is never explained and why).
 
 import type { GeoLookup } from '../lookup/engine.js';
+import { type CodeTables, parentsOf } from './codes.js';
 
 /** The rule that decided the answer at a point, in words; what GET /playground/explain returns. */
 export interface Explanation {
@@ -13,14 +14,14 @@ export interface Explanation {
 }
 
 /** The rule behind the answer at (lat, lon), or null when no special rule applies. */
-export function explainPoint(lookup: GeoLookup, lat: number, lon: number): Explanation | null {
+export function explainPoint(lookup: GeoLookup, tables: CodeTables, lat: number, lon: number): Explanation | null {
   const country = lookup.tryCountryFromGps(lat, lon);
   if (country === null) return null;
   const subdivision = lookup.trySubdivisionFromGps(lat, lon);
   return (
-    dispute(lookup, country, subdivision) ??
+    dispute(lookup, tables, country, subdivision) ??
     enclave(lookup, country, lat, lon) ??
-    noSubdivision(lookup, country, subdivision)
+    noSubdivision(lookup, tables, country, subdivision)
   );
 }
 
@@ -29,12 +30,17 @@ export function explainPoint(lookup: GeoLookup, lat: number, lon: number): Expla
  * subdivision is the one the dataset answers at the dispute's own point, or its ISO kin: the
  * dataset keeps no outline of the disputed area, so that subdivision stands for it.
  */
-function dispute(lookup: GeoLookup, country: string, subdivision: string | null): Explanation | null {
+function dispute(
+  lookup: GeoLookup,
+  tables: CodeTables,
+  country: string,
+  subdivision: string | null,
+): Explanation | null {
   if (subdivision === null) return null;
   for (const d of lookup.meta.disputes ?? []) {
     if (d.winner !== country) continue;
     const there = lookup.trySubdivisionFromGps(d.at[1], d.at[0]);
-    if (there !== null && kin(lookup, subdivision, there)) {
+    if (there !== null && kin(tables, subdivision, there)) {
       return { rule: 'dispute', detail: `${d.area}: answered ${d.winner}, not ${d.over} — ${d.reason}` };
     }
   }
@@ -42,38 +48,8 @@ function dispute(lookup: GeoLookup, country: string, subdivision: string | null)
 }
 
 /** Whether a and b are the same subdivision, or one is an ISO ancestor of the other. */
-function kin(lookup: GeoLookup, a: string, b: string): boolean {
-  return a === b || ancestors(lookup, a).includes(b) || ancestors(lookup, b).includes(a);
-}
-
-function ancestors(lookup: GeoLookup, code: string): string[] {
-  const { parent } = tables(lookup);
-  const chain: string[] = [];
-  for (let p = parent.get(code); p !== undefined && parent.has(p) && !chain.includes(p); p = parent.get(p))
-    chain.push(p);
-  return chain;
-}
-
-interface Tables {
-  /** Subdivision code → parent code (a subdivision or the alpha-2 country). */
-  parent: Map<string, string>;
-  /** Alpha-3 codes of the countries with a covered subdivision. */
-  withSubdivisions: Set<string>;
-}
-
-// Built once per dataset, so a call costs lookups only.
-const cache = new WeakMap<GeoLookup, Tables>();
-
-function tables(lookup: GeoLookup): Tables {
-  let t = cache.get(lookup);
-  if (t) return t;
-  const covered = new Set(lookup.subdivisions().flatMap((s) => (s.covered ? [s.country] : [])));
-  t = {
-    parent: new Map(lookup.subdivisions().map((s) => [s.code, s.parent])),
-    withSubdivisions: new Set(lookup.countries().flatMap((c) => (covered.has(c.alpha2) ? [c.code] : []))),
-  };
-  cache.set(lookup, t);
-  return t;
+function kin({ codes }: CodeTables, a: string, b: string): boolean {
+  return a === b || parentsOf(a, codes).includes(b) || parentsOf(b, codes).includes(a);
 }
 
 /** Half-widths (km) of the square windows searched, smallest first; 30 km is the widest enclave looked for. */
@@ -161,8 +137,14 @@ function enclaveOf(x: string, y: string): Explanation {
  * answer without one means that fill found none. Not "territorial sea": the dataset cannot tell
  * land from water, and such points include land (in Kazakhstan, Greenland, Nepal…) and lakes.
  */
-function noSubdivision(lookup: GeoLookup, country: string, subdivision: string | null): Explanation | null {
-  if (subdivision !== null || !tables(lookup).withSubdivisions.has(country)) return null;
+function noSubdivision(
+  lookup: GeoLookup,
+  tables: CodeTables,
+  country: string,
+  subdivision: string | null,
+): Explanation | null {
+  // heldIn lists a country's answerable subdivisions: empty when it has none covered.
+  if (subdivision !== null || !tables.heldIn.get(country)?.length) return null;
   const gapKm = lookup.meta.subdivisionGapKm;
   return {
     rule: 'no subdivision',

@@ -67,5 +67,5 @@ function explainReply(ctx: PlaygroundContext, query: string): Reply {
   const lon = Number(params.get('lon') || Number.NaN);
   if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180))
     return json(400, { error: 'lat must be from -90 to 90 and lon from -180 to 180' });
-  return json(200, explainPoint(ctx.lookup, lat, lon));
+  return json(200, explainPoint(ctx.lookup, ctx.tables, lat, lon));
 }

@@ -2,28 +2,30 @@
 // the policy's Crimea dispute, SMR inside ITA, and country land that no subdivision reaches; and
 // that no rule fires where none is shown to apply. Points are [latitude, longitude].
 import { describe, expect, it } from 'vitest';
+import { codeTables } from '../../src/playground/codes.js';
 import { explainPoint } from '../../src/playground/explain.js';
 import { loadFixture } from '../fixtures/datasets.js';
 import { cityPoints } from '../support/sample-points.js';
 
 const geo = loadFixture('iso');
-const rule = (lat: number, lon: number) => explainPoint(geo, lat, lon)?.rule ?? null;
+const tables = codeTables(geo);
+const rule = (lat: number, lon: number) => explainPoint(geo, tables, lat, lon)?.rule ?? null;
 
 describe('explainPoint', () => {
   it("gives the policy's dispute, with its reason, in the subdivision that holds the dispute's point", () => {
     const d = geo.meta.disputes![0];
     expect(d).toMatchObject({ area: 'Crimea', winner: 'UKR', over: 'RUS' });
     const detail = `Crimea: answered UKR, not RUS — ${d.reason}`;
-    expect(explainPoint(geo, d.at[1], d.at[0])).toEqual({ rule: 'dispute', detail });
+    expect(explainPoint(geo, tables, d.at[1], d.at[0])).toEqual({ rule: 'dispute', detail });
     // UA-43 west of the overlap is the same subdivision; UA-32 is another one of UKR.
-    expect(explainPoint(geo, 45, 31)).toEqual({ rule: 'dispute', detail });
+    expect(explainPoint(geo, tables, 45, 31)).toEqual({ rule: 'dispute', detail });
     expect(rule(48.2, 30.5)).toBe(null);
   });
 
   it('names an enclave and what surrounds it, and no enclave next to it', () => {
     const [x, y] = [geo.tryCountryFromGps(43.95, 12.45), geo.tryCountryFromGps(43.95, 12.3)];
     expect([x, y]).toEqual(['SMR', 'ITA']);
-    expect(explainPoint(geo, 43.95, 12.45)).toEqual({
+    expect(explainPoint(geo, tables, 43.95, 12.45)).toEqual({
       rule: 'enclave',
       detail: `${x} territory surrounded by ${y} (as the dataset answers around it): where sources overlap, the smaller containing polygon wins (docs/POLICY.md#overlaps)`,
     });
@@ -47,8 +49,8 @@ describe('explainPoint', () => {
         expect.any(String),
         null,
       ]);
-      expect(explainPoint(geo, lat, lon)?.rule).toBe('no subdivision');
-      expect(explainPoint(geo, lat, lon)?.detail).toContain(`within the ${gapKm} km`);
+      expect(explainPoint(geo, tables, lat, lon)?.rule).toBe('no subdivision');
+      expect(explainPoint(geo, tables, lat, lon)?.detail).toContain(`within the ${gapKm} km`);
     }
     // FIN has no subdivisions at all, and the sea has no country.
     expect([rule(65, 25), rule(0, -30)]).toEqual([null, null]);
@@ -85,7 +87,7 @@ describe('explainPoint', () => {
       [47, 31.5],
       [45, 11],
     ])
-      explainPoint(geo, lat, lon);
+      explainPoint(geo, tables, lat, lon);
     expect(performance.now() - start).toBeLessThan(200);
   });
 });

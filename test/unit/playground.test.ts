@@ -1,7 +1,7 @@
 // The playground's pure parts: display rounding of outlines, the points the page accepts, and
 // the ISO parent chain it shows.
 import { describe, expect, it } from 'vitest';
-import { parentsOf } from '../../src/playground/client/answer.js';
+import { parentsOf } from '../../src/playground/codes.js';
 import { coordinate, hashOf, onGlobe, parsePoint } from '../../src/playground/client/point.js';
 import { quantise } from '../../src/playground/quantise.js';
 

@@ -1,7 +1,7 @@
 // The answer at a point, asked of the service's own routes (countryFromGps, subdivisionFromGps),
 // and shown with the names and ISO parents of the dataset's code tables.
 
-import type { Codes } from '../codes.js';
+import { type Codes, parentsOf } from '../codes.js';
 import type { Explanation } from '../explain.js';
 import type { Point } from './point.js';
 
@@ -32,16 +32,6 @@ export async function explain(p: Point): Promise<Explanation | null> {
 }
 
 export const codeOf = (r: Result): string | null => ('code' in r ? r.code : null);
-
-/** The subdivision's ISO ancestors, nearest first, down to (without) the alpha-2 country. */
-export function parentsOf(code: string, codes: Codes): string[] {
-  const chain: string[] = [];
-  for (let p = codes.subdivisions[code]?.parent; p !== undefined && Object.hasOwn(codes.subdivisions, p); ) {
-    chain.push(p);
-    p = codes.subdivisions[p].parent;
-  }
-  return chain;
-}
 
 function named(code: string, name: string | undefined): HTMLSpanElement {
   const span = document.createElement('span');

@@ -2,7 +2,8 @@
 // routes; the answer is listed with names and ISO parents and outlined on the map.
 
 import type { Codes } from '../codes.js';
-import { codeOf, explain, lookUp, parentsOf, showAnswer } from './answer.js';
+import { parentsOf } from '../codes.js';
+import { codeOf, explain, lookUp, showAnswer } from './answer.js';
 import { mapLayers } from './layers.js';
 import { L } from './leaflet.js';
 import { coordinate, hashOf, onGlobe, parsePoint, type Point } from './point.js';
