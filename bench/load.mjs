@@ -6,12 +6,9 @@ const t0 = performance.now();
 if (peer) {
   const cc = await import('@rapideditor/country-coder');
   cc.iso1A3Code([2.3522, 48.8566]);
-} else if (process.argv[2] === 'lite') {
-  const geo = await import('../dist/index.js');
-  geo.createGeoLookup('lite').countryFromGps(48.8566, 2.3522);
 } else {
   const geo = await import('../dist/index.js');
-  geo.countryFromGps(48.8566, 2.3522);
+  (process.argv[2] === 'lite' ? geo.createGeoLookup('lite') : geo).countryFromGps(48.8566, 2.3522);
 }
 const ms = performance.now() - t0;
 const m = process.memoryUsage();
