@@ -5,8 +5,10 @@
 import Flatbush from 'flatbush';
 import mapshaper from 'mapshaper';
 import type { Simplification } from '../src/format/dataset.js';
-import type { Ring } from './index/clip.js';
-import { bboxOf, type Part, vertexCount } from './sources/parts.js';
+import { METRES_PER_DEGREE } from '../src/format/layout.js';
+import { partContains, type Ring, segmentDistance } from './index/clip.js';
+import { type Feature, polygonsOf } from './sources/geojson.js';
+import { bboxOf, closedRing, flatRing, type Part, vertexCount } from './sources/parts.js';
 
 /** Douglas-Peucker tolerances, metres: arcs two countries or two subdivisions share, and every other arc. */
 export interface Tolerances {
@@ -16,29 +18,6 @@ export interface Tolerances {
 }
 
 export type Simplified = Omit<Simplification, 'vertexBoundM'>;
-
-const METRES_PER_DEGREE = 111_195;
-
-function closed(ring: Ring): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < ring.length; i += 2) out.push([ring[i], ring[i + 1]]);
-  out.push([ring[0], ring[1]]);
-  return out;
-}
-
-/** A GeoJSON ring back to a flat ring: no closing vertex, no repeated vertex. */
-function flat(ring: number[][]): Ring {
-  const out: number[] = [];
-  for (const [x, y] of ring) {
-    const n = out.length;
-    if (n >= 2 && out[n - 2] === x && out[n - 1] === y) continue;
-    out.push(x, y);
-  }
-  while (out.length >= 4 && out[0] === out[out.length - 2] && out[1] === out[out.length - 1]) out.length -= 2;
-  return Float64Array.from(out);
-}
-
-type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
 
 /**
  * One layer through mapshaper: each part's simplified rings, or null where the part collapsed.
@@ -54,7 +33,7 @@ function simplifyLayer(parts: Part[], borderM: number, coastM: number): (Ring[] 
     features: parts.map((p, i) => ({
       type: 'Feature',
       properties: { i },
-      geometry: { type: 'Polygon', coordinates: p.rings.map(closed) },
+      geometry: { type: 'Polygon', coordinates: p.rings.map(closedRing) },
     })),
   });
   internal.buildTopology(dataset);
@@ -81,17 +60,12 @@ function simplifyLayer(parts: Part[], borderM: number, coastM: number): (Ring[] 
   arcs.setRetainedInterval(internal.convertSimplifyInterval(coastM, dataset, opts));
   internal.finalizeSimplification(dataset, opts);
   const [out] = internal.exportGeoJSON(dataset, {});
-  const features = JSON.parse(String(out.content)).features as {
-    properties: { i: number };
-    geometry: Geometry | null;
-  }[];
+  const features = JSON.parse(String(out.content)).features as (Feature & { properties: { i: number } })[];
   const rings: (Ring[] | null)[] = parts.map(() => null);
   for (const f of features) {
-    if (!f.geometry) continue;
-    const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-    const kept = polygons
+    const kept = polygonsOf(f.geometry)
       .flat()
-      .map(flat)
+      .map((r) => flatRing(r, 'simplified part'))
       .filter((r) => r.length >= 6);
     if (kept.length > 0) rings[f.properties.i] = kept;
   }
@@ -116,26 +90,15 @@ function samplePoints(p: Part): [number, number][] {
   const out: [number, number][] = [];
   for (let k = 1; k <= 5; k++) {
     const m = spanMiddle(p.rings[0], y0 + ((y1 - y0) * k) / 6);
-    if (m && inRings(p.rings, m[0], m[1])) out.push(m);
+    if (m && partContains(p.rings, m[0], m[1])) out.push(m);
   }
   for (let i = 0; i < 4; i++)
     for (let j = 0; j < 4; j++) {
       const x = x0 + ((x1 - x0) * (i + 0.5)) / 4;
       const y = y0 + ((y1 - y0) * (j + 0.5)) / 4;
-      if (inRings(p.rings, x, y)) out.push([x, y]);
+      if (partContains(p.rings, x, y)) out.push([x, y]);
     }
   return out;
-}
-
-function inRings(rings: Ring[], x: number, y: number): boolean {
-  let inside = false;
-  for (const r of rings) {
-    for (let i = 0, j = r.length - 2; i < r.length; j = i, i += 2) {
-      if (r[i + 1] > y !== r[j + 1] > y && x < r[j] + ((y - r[j + 1]) / (r[i + 1] - r[j + 1])) * (r[i] - r[j]))
-        inside = !inside;
-    }
-  }
-  return inside;
 }
 
 const codeOf = (p: Part) => (p.layer === 'country' ? p.country : p.subdivision);
@@ -151,7 +114,7 @@ function winnerAt(index: Flatbush, kept: number[], parts: Part[], simplified: (R
   let winner: Part | null = null;
   for (const k of index.search(x, y, x, y)) {
     const q = parts[kept[k]];
-    if ((!winner || q.rank < winner.rank) && inRings(simplified[kept[k]]!, x, y)) winner = q;
+    if ((!winner || q.rank < winner.rank) && partContains(simplified[kept[k]]!, x, y)) winner = q;
   }
   return winner;
 }
@@ -253,18 +216,6 @@ export function simplifyParts(layers: Part[][], t: Tolerances): Simplified {
   return stats;
 }
 
-/** Metres from (x, y) to segment a-b, on a local equirectangular plane at y. */
-function segmentDistanceM(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const k = Math.cos((y * Math.PI) / 180);
-  const px = (x - ax) * k,
-    py = y - ay;
-  const dx = (bx - ax) * k,
-    dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
-  return Math.hypot(px - t * dx, py - t * dy) * METRES_PER_DEGREE;
-}
-
 /**
  * Grows the largest displacement by this part's: each vertex of its source outer ring to the
  * nearest simplified edge (holes that closed, islands in a sea part, are not borders moved).
@@ -286,24 +237,21 @@ function measure(stats: Simplified, outer: Ring, after: Ring[]): void {
       Math.max(ends[e + 1], ends[e + 3]),
     );
   index.finish();
-  {
-    const r = outer;
-    for (let j = 0; j < r.length; j += 2) {
-      const x = r[j],
-        y = r[j + 1];
-      let best = Infinity;
-      // Widen until an edge is found; a hole that closed is as far as the nearest edge left.
-      for (let reach = (4 * stats.coastM) / METRES_PER_DEGREE; best === Infinity && reach < 720; reach *= 4) {
-        const kx = reach / Math.max(0.01, Math.cos((y * Math.PI) / 180));
-        for (const e of index.search(x - kx, y - reach, x + kx, y + reach)) {
-          const d = segmentDistanceM(x, y, ends[4 * e], ends[4 * e + 1], ends[4 * e + 2], ends[4 * e + 3]);
-          if (d < best) best = d;
-        }
+  for (let j = 0; j < outer.length; j += 2) {
+    const x = outer[j],
+      y = outer[j + 1];
+    const cos = Math.max(0.01, Math.cos((y * Math.PI) / 180));
+    let best = Infinity;
+    // Widen until an edge is found.
+    for (let reach = (4 * stats.coastM) / METRES_PER_DEGREE; best === Infinity && reach < 720; reach *= 4) {
+      for (const e of index.search(x - reach / cos, y - reach, x + reach / cos, y + reach)) {
+        const d = segmentDistance(x, y, ends[4 * e], ends[4 * e + 1], ends[4 * e + 2], ends[4 * e + 3], cos);
+        if (d < best) best = d;
       }
-      if (best > stats.largestDisplacementM) {
-        stats.largestDisplacementM = best;
-        stats.largestDisplacementAt = [x, y];
-      }
+    }
+    if (best * METRES_PER_DEGREE > stats.largestDisplacementM) {
+      stats.largestDisplacementM = best * METRES_PER_DEGREE;
+      stats.largestDisplacementAt = [x, y];
     }
   }
 }

@@ -13,7 +13,7 @@ import type { SourceInfo } from '../src/format/dataset.js';
 import type { Sources } from './sources/load.js';
 import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
 import { type Box, growBox } from './index/clip.js';
-import type { Part } from './sources/parts.js';
+import { closedRing, type Part } from './sources/parts.js';
 
 const align8 = (n: number) => (n + 7) & ~7;
 
@@ -25,7 +25,8 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
  * The Flatbush over the boxes of every part, plus the boxes where a subdivision answers as a
  * leaf's default (coast and fallback), so a box query finds every region the lookups can answer
  * inside it; boxcodes names each item (country >= 0, subdivision -1 - s). A code's boxes that lie
- * in one grid cell (1°; the lite build's are coarser) merge into one (a superset still), and coordinates round outwards to float32.
+ * in one grid cell of `cellDeg` (1°, the lite build's 10°) merge into one (a superset still), and
+ * coordinates round outwards to float32.
  */
 function partIndex(src: Sources, index: BuiltIndex, cellDeg: number): { flatbush: Uint8Array; boxcodes: Int32Array } {
   const items: { code: number; box: Box }[] = [];
@@ -131,14 +132,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
 }
 
 function multiPolygon(parts: Part[]): number[][][][] {
-  return parts.map((p) =>
-    p.rings.map((r) => {
-      const ring: number[][] = [];
-      for (let i = 0; i < r.length; i += 2) ring.push([r[i], r[i + 1]]);
-      ring.push([r[0], r[1]]);
-      return ring;
-    }),
-  );
+  return parts.map((p) => p.rings.map(closedRing));
 }
 
 /** Canonical features after policy and remapping, for export and rebuilding. */

@@ -129,6 +129,30 @@ export function clipPart(rings: Ring[], box: Box): Ring[] | null {
   return out;
 }
 
+/**
+ * Distance from (x, y) to segment a-b in degrees of latitude, on the local equirectangular plane
+ * where a degree of longitude is `cos` of one (the caller's cosine of y).
+ */
+export function segmentDistance(
+  x: number,
+  y: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cos: number,
+): number {
+  const px = (ax - x) * cos,
+    py = ay - y;
+  const dx = (bx - x) * cos - px,
+    dy = by - y - py;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.max(0, Math.min(1, -(px * dx + py * dy) / len2)) : 0;
+  const qx = px + t * dx,
+    qy = py + t * dy;
+  return Math.sqrt(qx * qx + qy * qy);
+}
+
 /** Even-odd point-in-polygon over all rings of a part. */
 export function partContains(rings: Ring[], x: number, y: number): boolean {
   let inside = false;

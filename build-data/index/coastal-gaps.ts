@@ -6,7 +6,7 @@ import Flatbush from 'flatbush';
 import { tableCell } from '../../src/format/leaves.js';
 import { TABLE_GRID } from '../../src/format/layout.js';
 import type { Part } from '../sources/parts.js';
-import { type Box, partArea, partContains } from './clip.js';
+import { type Box, partArea, partContains, segmentDistance } from './clip.js';
 import type { Piece } from './partition.js';
 
 export const KM_PER_DEG = 111.195;
@@ -61,17 +61,7 @@ const cosOf = (y: number) => Math.max(Math.cos((y * Math.PI) / 180), 0.01);
 /** Distance (km, local equirectangular frame) from (x, y) to segment `id`. */
 function segmentKm(g: CoastalGaps, id: number, x: number, y: number, cos: number): number {
   const s = g.segs;
-  const ax = (s[4 * id] - x) * cos,
-    ay = s[4 * id + 1] - y;
-  const bx = (s[4 * id + 2] - x) * cos,
-    by = s[4 * id + 3] - y;
-  const dx = bx - ax,
-    dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0;
-  const px = ax + t * dx,
-    py = ay + t * dy;
-  return Math.sqrt(px * px + py * py) * KM_PER_DEG;
+  return segmentDistance(x, y, s[4 * id], s[4 * id + 1], s[4 * id + 2], s[4 * id + 3], cos) * KM_PER_DEG;
 }
 
 /** The nearest of segments `ids` to (x, y): [part index, km]; ties go to the lower part, so builds repeat. */

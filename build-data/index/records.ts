@@ -22,8 +22,9 @@ export type RecordItem = [entry: number, rings: number[][]];
 
 /**
  * The shift of a leaf's records: its vertices are rounded to 2^shift window units, the coarsest
- * unit whose half diagonal stays within `boundM` (VERTEX_BOUND_M; the lite build's is coarser) (powers of two, so the choice is exact),
- * and at least 2 units (layout.ts DELTA_WIDTH_MAX; only leaves wider than about 0.8° need it).
+ * unit whose half diagonal stays within `boundM` (VERTEX_BOUND_M, coarser in the lite build; powers
+ * of two, so the choice is exact), and at least 2 units (layout.ts DELTA_WIDTH_MAX; only leaves
+ * wider than about 0.8° need it).
  */
 export function quantShift(cell: Box, margin: number, boundM: number = VERTEX_BOUND_M): number {
   const unit = (Math.max(cell.x1 - cell.x0, cell.y1 - cell.y0) * (1 + 2 * margin)) / QUANT_MAX;

@@ -22,7 +22,7 @@ export interface Part {
 export type PolygonFilter = (polygon: Position[][]) => Position[][];
 
 /** Flat ring without the closing vertex; consecutive duplicates removed. */
-function flatRing(ring: Position[], where: string): Ring {
+export function flatRing(ring: Position[], where: string): Ring {
   const out: number[] = [];
   for (const p of ring) {
     const x = p[0],
@@ -36,6 +36,14 @@ function flatRing(ring: Position[], where: string): Ring {
   }
   while (out.length >= 4 && out[0] === out[out.length - 2] && out[1] === out[out.length - 1]) out.length -= 2;
   return Float64Array.from(out);
+}
+
+/** A flat ring as a GeoJSON ring: [x, y] positions, closed. */
+export function closedRing(r: Ring): number[][] {
+  const ring: number[][] = [];
+  for (let i = 0; i < r.length; i += 2) ring.push([r[i], r[i + 1]]);
+  ring.push([r[0], r[1]]);
+  return ring;
 }
 
 export function bboxOf(rings: Ring[]): Box {

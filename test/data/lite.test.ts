@@ -4,12 +4,12 @@
 // border, and at least 99.9% of GeoNames cities given their country (docs/LITE.md).
 import { describe, expect, it } from 'vitest';
 import { accuracy, parentOf, subdivisionConsistency } from '../../bench/accuracy-lib.js';
+import { METRES_PER_DEGREE } from '../../src/format/layout.js';
 import * as full from '../../src/index.js';
 import { cityPoints, joinPoints, spherePoints } from '../support/sample-points.js';
 
 const lite = full.createGeoLookup('lite');
 const info = lite.meta;
-const METRES_PER_DEGREE = 111_195;
 
 describe('the lite dataset', () => {
   it('is simplified, says how, and has the same sources', () => {
