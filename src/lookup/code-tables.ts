@@ -4,9 +4,9 @@
 import type { CountryInfo, Dataset, SubdivisionInfo } from '../format/dataset.js';
 
 export interface CodeTables {
-  /** Frozen copies of the metadata's lists, as countries() and subdivisions() return them. */
-  countries: readonly CountryInfo[];
-  subdivisions: readonly SubdivisionInfo[];
+  /** Frozen copies of the metadata's lists, as countries() and subdivisions() return them; made on first call. */
+  countries: () => readonly CountryInfo[];
+  subdivisions: () => readonly SubdivisionInfo[];
   /** 1 where the dataset can answer for the subdivision (it is held, or an ancestor of one). */
   covered: Uint8Array;
   /** Exact (upper-case) country code → country index. */
@@ -25,8 +25,8 @@ export interface CodeTables {
  * comparing two of them is a pointer compare (speed: npm run bench, isInSubdivision near cities).
  */
 export function codeTables(ds: Dataset): CodeTables {
-  const countries = Object.freeze(ds.meta.countries.map((c) => Object.freeze({ ...c })));
-  const subdivisions = Object.freeze(ds.meta.subdivisions.map((s) => Object.freeze({ ...s })));
+  const countries = once(() => frozenCopy(ds.meta.countries));
+  const subdivisions = once(() => frozenCopy(ds.meta.subdivisions));
   const covered = Uint8Array.from(ds.meta.subdivisions, (s) => (s.covered ? 1 : 0));
   const exactSubdivision: Record<string, number> = Object.create(null);
   ds.subdivisionByCode.forEach((i, code) => {
@@ -50,4 +50,14 @@ export function codeTables(ds: Dataset): CodeTables {
   const { regionSubdivision, subdivisionCodes } = ds;
   const regionCode = Array.from(regionSubdivision, (s) => (s < 0 ? null : subdivisionCodes[s]));
   return { countries, subdivisions, covered, exactCountry, exactSubdivision, aliasSubdivision, regionCode };
+}
+
+function frozenCopy<T extends object>(list: readonly T[]): readonly T[] {
+  return Object.freeze(list.map((item) => Object.freeze({ ...item })));
+}
+
+/** Start-up pays only for what lookups read: lists most processes never ask for are copied when first asked. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }

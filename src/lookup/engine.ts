@@ -253,8 +253,8 @@ export function createEngine(ds: Dataset): GeoLookup {
       point[1] = lon as number;
       return subdivisionHolds(code);
     },
-    countries: () => countries,
-    subdivisions: () => subdivisions,
+    countries,
+    subdivisions,
     ...batchMethods(ds),
     ...boxQueries(ds),
   };
