@@ -12,6 +12,7 @@
 // docs/FORMAT.md: a change to these bytes or to layout.ts is a new FORMAT_VERSION.
 
 import { DataError } from '../lookup/errors.js';
+import { sumLanesInPlace } from './checksum-simd.js';
 
 export const MAGIC = [0x47, 0x45, 0x4f, 0x4c, 0x4b, 0x55, 0x50, 0x00]; // "GEOLKUP\0"
 export const FORMAT_VERSION = 14;
@@ -34,13 +35,14 @@ export function checksum32(bytes: Uint8Array): number {
     (bytes.byteOffset & 3) === 0
       ? new Int32Array(bytes.buffer, bytes.byteOffset, words)
       : new Int32Array(bytes.slice(0, words * 4).buffer);
-  // [a0..a3, b0..b3]. Summed in chunks by a small function: V8 optimises it after a few
-  // chunks and every later chunk runs optimised, where one loop over the whole file would
-  // run mostly unoptimised at start-up (load time: npm run bench).
+  // [a0..a3, b0..b3]: in place by WebAssembly SIMD for bytes read into its memory, else in chunks
+  // by a small function: V8 optimises it after a few chunks and every later chunk runs optimised,
+  // where one loop over the whole file would run mostly unoptimised at start-up.
   const lanes = new Int32Array(8);
   lanes[0] = 1;
   const n = words & ~3;
-  for (let from = 0; from < n; from += CHUNK_WORDS) sumLanes(view, from, Math.min(n, from + CHUNK_WORDS), lanes);
+  if (!sumLanesInPlace(bytes, n, lanes))
+    for (let from = 0; from < n; from += CHUNK_WORDS) sumLanes(view, from, Math.min(n, from + CHUNK_WORDS), lanes);
   let [a0, a1, , , b0, b1] = lanes;
   for (let i = n; i < words; i++) {
     a0 = (a0 + view[i]) | 0;

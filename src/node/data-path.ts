@@ -1,11 +1,12 @@
 // Where the embedded dataset lives, and how much of it to check when it is read (seal.ts).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataError } from '../lookup/errors.js';
 import type { Check } from '../format/dataset.js';
 import { sealOf } from '../format/container.js';
+import { simdBytes } from '../format/checksum-simd.js';
 import { BUILT_SEAL } from './seal.js';
 
 /** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
@@ -83,9 +84,10 @@ function defaultDataHint(path: string): string {
   );
 }
 
+/** A dataset file's bytes; in WebAssembly memory where it can be, so its checksum runs in place. */
 export function readFile(path: string): Uint8Array {
   try {
-    return readFileSync(path);
+    return readIntoSimd(path) ?? readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, {
@@ -105,5 +107,18 @@ export function checkFor(path: string, bytes: Uint8Array): Check {
     return defaultCandidates().includes(path) ? 'checksum' : 'full';
   } catch {
     return 'full'; // no package location in this environment (a bundle without __dirname): the path is the caller's
+  }
+}
+
+function readIntoSimd(path: string): Uint8Array | null {
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = simdBytes(fstatSync(fd).size);
+    if (!bytes) return null;
+    let done = 0;
+    for (let n = 1; n > 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);
+    return bytes.subarray(0, done); // a file cut short while read fails the length check
+  } finally {
+    closeSync(fd);
   }
 }
