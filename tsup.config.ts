@@ -2,11 +2,15 @@ import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { build } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { HEADER_BYTES, sealOf } from './src/format/container.js';
+import { EMBEDDED_DATASETS } from './src/node/data-path.js';
 import { CLIENT_BUNDLE, CLIENT_ENTRY, clientBuildOptions } from './src/playground/client-build.js';
 
-// The seal of the dataset built beside this code (src/node/seal.ts): its loads skip the pointer checks.
-const data = 'dist-data/world.geolookup';
-const seal = existsSync(data) ? sealOf(header(data)) : '';
+// The seals of the datasets built beside this code (src/node/seal.ts): their loads skip the pointer checks.
+const seals = Object.fromEntries(
+  Object.values(EMBEDDED_DATASETS)
+    .filter((file) => existsSync(`dist-data/${file}`))
+    .map((file) => [file, sealOf(header(`dist-data/${file}`))]),
+);
 
 function header(path: string): Uint8Array {
   const fd = openSync(path, 'r');
@@ -45,7 +49,7 @@ export default defineConfig({
   external: [/^node:/, 'esbuild'],
   // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.
   noExternal: ['flatbush'],
-  define: { __GEOLOOKUP_SEAL__: JSON.stringify(seal) },
+  define: { __GEOLOOKUP_SEALS__: JSON.stringify(seals) },
   // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
   onSuccess: async () => {
     await build({ ...clientBuildOptions(CLIENT_ENTRY), outfile: CLIENT_BUNDLE });

@@ -7,7 +7,7 @@ import { DataError } from '../lookup/errors.js';
 import type { Check } from '../format/dataset.js';
 import { sealOf } from '../format/container.js';
 import { simdBytes } from '../format/checksum-simd.js';
-import { BUILT_SEAL } from './seal.js';
+import { BUILT_SEALS } from './seal.js';
 
 /** Environment variable naming the dataset file, for apps whose bundler leaves dist-data/ behind. */
 export const DATA_PATH_ENV = 'GEOLOOKUP_DATA';
@@ -97,14 +97,17 @@ export function readFile(path: string): Uint8Array {
 }
 
 /**
- * The check bytes read from `path` need: 'checksum' for the package's own dataset (found where
- * the package keeps it, not through $GEOLOOKUP_DATA) still carrying the seal recorded when the
- * package was built; 'full' for everything else.
+ * The check bytes read from `path` need: 'checksum' for one of the package's own datasets (found
+ * where the package keeps it, not through $GEOLOOKUP_DATA) still carrying the seal recorded when
+ * the package was built; 'full' for everything else.
  */
 export function checkFor(path: string, bytes: Uint8Array): Check {
-  if (BUILT_SEAL === '' || process.env[DATA_PATH_ENV] || sealOf(bytes) !== BUILT_SEAL) return 'full';
+  if (process.env[DATA_PATH_ENV]) return 'full';
+  const seal = sealOf(bytes);
+  const file = Object.keys(BUILT_SEALS).find((f) => BUILT_SEALS[f] === seal);
+  if (file === undefined) return 'full';
   try {
-    return defaultCandidates().includes(path) ? 'checksum' : 'full';
+    return defaultCandidates(file).includes(path) ? 'checksum' : 'full';
   } catch {
     return 'full'; // no package location in this environment (a bundle without __dirname): the path is the caller's
   }

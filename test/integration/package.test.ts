@@ -127,8 +127,8 @@ describe('CLI', () => {
   });
 });
 
-// src/node/seal.ts: the built code carries the seal of the dataset built beside it and skips the
-// pointer checks only for that file where the package keeps it.
+// src/node/seal.ts: the built code carries the seals of the datasets built beside it and skips the
+// pointer checks only for those files where the package keeps them.
 describe("the embedded dataset's seal", () => {
   const tmp = mkdtempSync(join(tmpdir(), 'geolookup-seal-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -151,11 +151,15 @@ describe("the embedded dataset's seal", () => {
       },
     );
 
-  it('is built into the Node entries', () => {
-    const seal = sealOf(dataset);
-    expect(seal).toMatch(/^\d+:\d+:\d+$/);
-    for (const f of ['index.js', 'index.cjs', 'cli.js'])
-      expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(JSON.stringify(seal));
+  it('is built into the Node entries, for each dataset the package ships', () => {
+    for (const file of ['world.geolookup', 'world-lite.geolookup']) {
+      const seal = sealOf(readFileSync(join(root, 'dist-data', file)));
+      expect(seal).toMatch(/^\d+:\d+:\d+$/);
+      for (const f of ['index.js', 'index.cjs', 'cli.js'])
+        expect(readFileSync(join(root, 'dist', f), 'utf8')).toContain(
+          `${JSON.stringify(file)}: ${JSON.stringify(seal)}`,
+        );
+    }
   });
 
   it('a build that cannot tell where it lives still loads the sealed file by path', () => {
