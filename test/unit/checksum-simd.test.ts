@@ -1,6 +1,7 @@
 // The checksum summed in place by WebAssembly SIMD (src/format/checksum-simd.ts) must equal the
 // JS loop bit for bit: the same lanes for every length and alignment, the test vectors of
 // docs/FORMAT.md, and a damaged file read from disk still refused.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +63,35 @@ describe('checksum32 in WebAssembly memory', () => {
     writeFileSync(scratch, damaged);
     expect(() => createGeoLookup(scratch)).toThrow(DataError);
     expect(() => createGeoLookup(scratch)).toThrow(/checksum mismatch/);
+  });
+  it('without WebAssembly (node --jitless) a file loads through the JS loop, same answers, damage refused', () => {
+    const path = fixturePath('iso');
+    const sphere = Array.from({ length: 2000 }, (_, i) => [((i * 37) % 179) - 89.5, ((i * 53) % 359) - 179.5]);
+    const script = `
+      const { createGeoLookup } = await import('./src/index.ts');
+      const points = ${JSON.stringify(sphere)};
+      const lookup = createGeoLookup(${JSON.stringify(path)});
+      const answers = points.map(([lat, lon]) => lookup.tryCountryFromGps(lat, lon));
+      let refused = '';
+      try { createGeoLookup(process.argv[1]); } catch (e) { refused = e.name + ': ' + e.message; }
+      console.log(JSON.stringify({ wasm: typeof WebAssembly, answers, refused }));`;
+    const damaged = Uint8Array.from(readFileSync(path));
+    damaged[damaged.length >> 1] ^= 0x10;
+    const scratch = scratchPath('jitless-flipped.geolookup');
+    writeFileSync(scratch, damaged);
+    const r = spawnSync(
+      process.execPath,
+      ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script, scratch],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.wasm).toBe('undefined');
+    const lookup = createGeoLookup(path);
+    expect(out.answers).toEqual(sphere.map(([lat, lon]) => lookup.tryCountryFromGps(lat, lon)));
+    expect(out.answers.some((a: string | null) => a !== null)).toBe(true);
+    expect(out.refused).toMatch(/^DataError: .*checksum mismatch/);
   });
 });
