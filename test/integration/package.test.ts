@@ -64,6 +64,8 @@ describe('what the package ships', () => {
     expect(files).toContain('dist-data/world-lite.geolookup');
     expect(files).toContain('dist-data/world-lite.REPORT.md');
     expect(files.filter((f) => f.startsWith('dist-data/'))).toHaveLength(4);
+    // The data's licences and the attribution ODbL and GeoNutzV ask for travel with the data.
+    expect(files).toContain('DATA-LICENSE.md');
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     const dist = files
       .filter((f) => /^dist\/.*\.(c?js)$/.test(f))
