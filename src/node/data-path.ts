@@ -116,7 +116,9 @@ export function checkFor(path: string, bytes: Uint8Array): Check {
 function readIntoSimd(path: string): Uint8Array | null {
   const fd = openSync(path, 'r');
   try {
-    const bytes = simdBytes(fstatSync(fd).size);
+    const stat = fstatSync(fd);
+    // A pipe or a device has no size to allocate for (`--data <(zcat world.geolookup.gz)`).
+    const bytes = stat.isFile() ? simdBytes(stat.size) : null;
     if (!bytes) return null;
     let done = 0;
     for (let n = 1; n > 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);

@@ -64,6 +64,18 @@ describe('checksum32 in WebAssembly memory', () => {
     expect(() => createGeoLookup(scratch)).toThrow(DataError);
     expect(() => createGeoLookup(scratch)).toThrow(/checksum mismatch/);
   });
+  it('a pipe, which has no size to read into, loads as before', () => {
+    const path = fixturePath('iso');
+    const script = `const { createGeoLookup } = await import('./src/index.ts');
+      console.log(createGeoLookup(process.argv[1]).tryCountryFromGps(0, 0) ?? 'none');`;
+    // bash's process substitution hands node a pipe by path (/dev/fd/N).
+    const r = spawnSync('bash', ['-c', `"$NODE" --import tsx --input-type=module -e "$SCRIPT" <(cat "$FILE")`], {
+      env: { ...process.env, NODE: process.execPath, SCRIPT: script, FILE: path },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(createGeoLookup(path).tryCountryFromGps(0, 0) ?? 'none');
+  });
   it('without WebAssembly (node --jitless) a file loads through the JS loop, same answers, damage refused', () => {
     const path = fixturePath('iso');
     const sphere = Array.from({ length: 2000 }, (_, i) => [((i * 37) % 179) - 89.5, ((i * 53) % 359) - 179.5]);
