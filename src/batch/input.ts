@@ -1,10 +1,11 @@
 // The batch's input: the dataset read once into shared memory, the rows' file or stream, and
 // its bytes cut into jobs of whole records.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DataError, ValidationError } from '../lookup/errors.js';
+import { readFully } from '../node/data-path.js';
 
 /** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
 export const JOB_BYTES = 1 << 20;
@@ -24,14 +25,9 @@ export function readShared(path: string): SharedArrayBuffer {
     });
   }
   try {
-    const size = fstatSync(fd).size;
-    const sab = new SharedArrayBuffer(size);
-    const view = new Uint8Array(sab);
-    for (let off = 0; off < size; ) {
-      const n = readSync(fd, view, off, size - off, off);
-      if (n === 0) throw new DataError(`${path}: file shrank while being read`);
-      off += n;
-    }
+    const sab = new SharedArrayBuffer(fstatSync(fd).size);
+    if (readFully(fd, new Uint8Array(sab)) < sab.byteLength)
+      throw new DataError(`${path}: file shrank while being read`);
     return sab;
   } finally {
     closeSync(fd);

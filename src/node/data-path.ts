@@ -120,10 +120,15 @@ function readIntoSimd(path: string): Uint8Array | null {
     // A pipe or a device has no size to allocate for (`--data <(zcat world.geolookup.gz)`).
     const bytes = stat.isFile() ? simdBytes(stat.size) : null;
     if (!bytes) return null;
-    let done = 0;
-    for (let n = 1; n > 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);
-    return bytes.subarray(0, done); // a file cut short while read fails the length check
+    return bytes.subarray(0, readFully(fd, bytes)); // a file cut short while read fails the length check
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads from the start of `fd` until `into` is full or the file ends; the number of bytes read. */
+export function readFully(fd: number, into: Uint8Array): number {
+  let done = 0;
+  for (let n = 1; n > 0 && done < into.length; done += n) n = readSync(fd, into, done, into.length - done, done);
+  return done;
 }
