@@ -1,8 +1,7 @@
 // The playground page: a point (click, typed, or the URL hash) is looked up through the service's
 // routes; the answer is listed with names and ISO parents and outlined on the map.
 
-import type { Codes } from '../codes.js';
-import { parentsOf } from '../codes.js';
+import { type Codes, parentsOf } from '../codes.js';
 import { codeOf, explain, lookUp, showAnswer } from './answer.js';
 import { mapLayers } from './layers.js';
 import { L } from './leaflet.js';
