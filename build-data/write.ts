@@ -98,7 +98,12 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   // Slots serve region lookups among subdivisions; in a countries-only build those answer
   // nothing, so the slot tables are left out.
   const withSlots = params.slots && src.subdivisionParts.length > 0;
-  const { blockRegion8, gridBase, slots, subcodes } = slotTables(index, params.fanouts[0], params.margin, withSlots);
+  const { blockRegion8, gridBase, slots, subcodes, subwords } = slotTables(
+    index,
+    params.fanouts[0],
+    params.margin,
+    withSlots,
+  );
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
     grid: bytesOf(index.grid),
@@ -113,6 +118,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     slots: bytesOf(slots),
     blockregion8: bytesOf(blockRegion8),
     subcodes: bytesOf(subcodes),
+    subwords: bytesOf(subwords),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

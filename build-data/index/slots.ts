@@ -33,7 +33,8 @@ export interface SlotTables {
   blockRegion8: Uint8Array;
   gridBase: Uint32Array;
   slots: Uint32Array;
-  subcodes: Uint32Array;
+  subcodes: Uint16Array;
+  subwords: Uint32Array;
 }
 
 /** Quantised units a record edge must stay clear of a sub-cell by (float error is ~1e-11). */
@@ -84,7 +85,21 @@ export function slotTables(index: BuiltIndex, fanout: number, margin: number, wi
     }
   }
   const blockRegion8 = mirror8(grid, blocks, slotOf, gridBase, children);
-  return { blockRegion8, gridBase, slots: Uint32Array.from(out), subcodes: Uint32Array.from(subcodes) };
+  return { blockRegion8, gridBase, slots: Uint32Array.from(out), ...dictionary(subcodes) };
+}
+
+/**
+ * The mixed sub-cells' code words as indexes into the distinct words, most used first (ties by
+ * value, so the build is deterministic): a few thousand patterns repeat over a million sub-cells.
+ */
+function dictionary(words: number[]): { subcodes: Uint16Array; subwords: Uint32Array } {
+  const uses = new Map<number, number>();
+  for (const w of words) uses.set(w, (uses.get(w) ?? 0) + 1);
+  const subwords = Uint32Array.from([...uses].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([w]) => w));
+  if (subwords.length > 0x10000)
+    throw new Error(`${subwords.length} distinct sub-cell code words: more than a Uint16 indexes`);
+  const index = new Map(Array.from(subwords, (w, i) => [w, i]));
+  return { subcodes: Uint16Array.from(words, (w) => index.get(w)!), subwords };
 }
 
 /**

@@ -99,8 +99,10 @@ export interface Dataset {
   gridBase: Uint32Array;
   /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
   slots: Uint32Array;
-  /** Per mixed slot sub-cell, the 2-bit codes of its SUB_GRID² sub-sub-cells (layout.ts). */
-  subcodes: Uint32Array;
+  /** Per mixed slot sub-cell, the index in subwords of its code word (layout.ts). */
+  subcodes: Uint16Array;
+  /** Distinct code words of mixed sub-cells: the 2-bit codes of SUB_GRID² sub-sub-cells (layout.ts). */
+  subwords: Uint32Array;
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint8Array;
@@ -169,7 +171,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
   const meta = readMeta(payload, name);
   const sections = readSections(payload, name);
-  const { grid, gridCountry, gridBase, slots, subcodes, blocks, blockCountry, blockRegion8 } = sections;
+  const { grid, gridCountry, gridBase, slots, subcodes, subwords, blocks, blockCountry, blockRegion8 } = sections;
   const { records, regions, parts, partCodes } = sections;
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -198,6 +200,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     gridBase,
     slots,
     subcodes,
+    subwords,
     blocks,
     blockCountry,
     blockRegion8,
@@ -291,7 +294,8 @@ function readSections(payload: Uint8Array, name: string) {
   const blockRegion8 = at('blockregion8');
   if (blockRegion8.length !== blocks.length)
     throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
-  const subcodes = typed(at('subcodes'), Uint32Array, name, 'subcodes');
+  const subcodes = typed(at('subcodes'), Uint16Array, name, 'subcodes');
+  const subwords = typed(at('subwords'), Uint32Array, name, 'subwords');
   if (partCodes.length !== parts.numItems)
     throw new DataError(`${name}: boxcodes has ${partCodes.length} entries for ${parts.numItems} indexed parts`);
   return {
@@ -307,6 +311,7 @@ function readSections(payload: Uint8Array, name: string) {
     slots,
     blockRegion8,
     subcodes,
+    subwords,
   };
 }
 

@@ -17,6 +17,7 @@ export const SECTIONS = [
   'slots',
   'blockregion8',
   'subcodes',
+  'subwords',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -203,10 +204,11 @@ export function countryByte(uniform: number): number {
  *     slot's first mixed sub-cell (code 3)
  *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
  *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 mixed.
- * `subcodes` holds one Uint32 per mixed sub-cell, slots in ordinal order, a slot's mixed sub-cells
- * in code order (so the k-th mixed sub-cell of slot s is word slots[s·8 + 3] + k): SUB_GRID²
- * 2-bit codes of its sub-sub-cells, row-major from the south-west: 0-2 the slot's palette region
- * answers the whole closed sub-sub-cell, 3 test the record.
+ * `subcodes` holds one Uint16 per mixed sub-cell, slots in ordinal order, a slot's mixed sub-cells
+ * in code order (so the k-th mixed sub-cell of slot s is entry slots[s·8 + 3] + k): the index in
+ * `subwords` of its code word. `subwords` holds each distinct code word once (most used first):
+ * SUB_GRID² 2-bit codes of the sub-sub-cells, row-major from the south-west: 0-2 the slot's
+ * palette region answers the whole closed sub-sub-cell, 3 test the record.
  *
  * blockregion8: one byte per block entry, read in the blocks hung from the level-0 grid (entries
  * elsewhere are BR8_WIDE and never read). Near populated places most lookups end at depth 1, and

@@ -105,6 +105,10 @@ export function verifyIndex(ds: Dataset, name: string): void {
   }
   const subcodeCount = ds.subcodes.length;
   if (subcodes !== subcodeCount) bad(`the slots name ${subcodes} mixed sub-cells, subcodes holds ${subcodeCount}`);
+  const { subcodes: indexes, subwords } = ds;
+  for (let i = 0; i < indexes.length; i++)
+    if (indexes[i] >= subwords.length)
+      bad(`subcodes entry ${i} names word ${indexes[i]} of ${subwords.length} subwords`);
   const children = fanouts[0] * fanouts[0];
   const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion8, regionCount, children);
   if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);

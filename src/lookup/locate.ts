@@ -69,6 +69,7 @@ function createLocator(ds: Dataset): Locator {
     gridBase,
     slots,
     subcodes,
+    subwords,
     blocks,
     blockRegion8,
     blockCountry,
@@ -134,14 +135,14 @@ function createLocator(ds: Dataset): Locator {
         const word = slots[w + 4 + (c >>> 4)] | 0;
         let code = (word >>> ((c & 15) << 1)) & 3;
         if (code === 3) {
-          // A mixed sub-cell: its sub-sub-cell codes are the k-th word from the slot's first.
+          // A mixed sub-cell: its sub-sub-cell codes are the word the k-th index from the slot's first names.
           let k = mixedCodes(word & ((1 << ((c & 15) << 1)) - 1));
           for (let t = w + 4; t < w + 4 + (c >>> 4); t++) k += mixedCodes(slots[t] | 0);
           let hx = ((px * SLOT_GRID - gx) * SUB_GRID) | 0;
           let hy = ((py * SLOT_GRID - gy) * SUB_GRID) | 0;
           if (hx === SUB_GRID) hx--;
           if (hy === SUB_GRID) hy--;
-          code = (subcodes[slots[w + 3] + k] >>> ((hy * SUB_GRID + hx) << 1)) & 3;
+          code = (subwords[subcodes[slots[w + 3] + k]] >>> ((hy * SUB_GRID + hx) << 1)) & 3;
         }
         if (code === 0) return slots[w] & 0xffff;
         if (code === 1) return slots[w] >>> 16;

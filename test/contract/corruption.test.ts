@@ -409,6 +409,18 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     );
   });
 
+  it('re-sealed subcodes index past the subwords → DataError naming the entry', () => {
+    const { off } = sectionBytes('subcodes');
+    const { bytes: words } = sectionBytes('subwords');
+    const copy = new Uint8Array(new ArrayBuffer(size));
+    copy.set(work.subarray(0, size));
+    new DataView(copy.buffer).setUint16(off, words.byteLength / 4, true);
+    header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
+    const { outcome, message } = tryLoad(copy, baseline);
+    expect(outcome).toBe('DataError');
+    expect(message).toMatch(/subcodes entry 0 names word \d+ of \d+ subwords/);
+  });
+
   it('a big-endian host is refused with its own DataError, not a checksum mismatch', () => {
     expect(hostLittleEndian).toBe(true); // this machine: the check lets datasets through
     expect(() => checkByteOrder(true, 'world.geolookup')).not.toThrow();

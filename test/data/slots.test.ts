@@ -68,7 +68,7 @@ function subTableAnswer(ordinal: number, i: number, j: number): number {
   let k = ds.slots[w + 3];
   for (let m = 0; m < c; m++) if (((ds.slots[w + 4 + (m >>> 4)] >>> ((m & 15) << 1)) & 3) === SLOT_MIXED) k++;
   const b = (j % SUB_GRID) * SUB_GRID + (i % SUB_GRID);
-  const code = (ds.subcodes[k] >>> (b << 1)) & 3;
+  const code = (ds.subwords[ds.subcodes[k]] >>> (b << 1)) & 3;
   return code === SLOT_MIXED ? -1 : palette(w, code);
 }
 
@@ -102,7 +102,7 @@ describe('record slots', () => {
     expect(answered / (all.length * SLOT_GRID * SLOT_GRID)).toBeGreaterThan(0.5);
     expect(mixed).toBe(ds.subcodes.length);
     let subAnswered = 0;
-    for (const word of ds.subcodes) subAnswered += SUB_GRID * SUB_GRID - mixedCodes(word);
+    for (const k of ds.subcodes) subAnswered += SUB_GRID * SUB_GRID - mixedCodes(ds.subwords[k]);
     expect(subAnswered / (mixed * SUB_GRID * SUB_GRID)).toBeGreaterThan(0.5);
   });
 
