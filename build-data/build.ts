@@ -35,7 +35,7 @@ a geobuf blob of the canonical features and a report.
   --sea FILE|none                territorial-sea polygons answered where no land is
                                  (default: @geo-maps/countries-maritime-10m)
   --codes iso|custom             iso: ISO 3166 codes checked against the reference; custom: free-form zone codes
-  --fanouts N,N,...              index shape: children per side at each depth (default 8,8,8,8)
+  --fanouts N,N,...              index shape: children per side at each depth, the first at most 8 (default 8,8,8,8)
   --leaf N                       split a leaf holding more vertices than this (default 256)
   --simplify B[,C[,S]]           simplify first, topology kept (docs/LITE.md): borders between countries
                                  to B metres, coasts to C, borders between subdivisions to S
@@ -108,8 +108,11 @@ function parseCommandLine(argv: string[]) {
   // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
   if (config.codes === 'custom' && config.subdivisions)
     usageError('--codes custom builds one layer of zones; pass --subdivisions none');
+  const fanouts = values.fanouts ? positiveInts('fanouts', values.fanouts) : values.lite ? LITE.fanouts : [8, 8, 8, 8];
+  // A depth-1 block names its children by one byte each (src/format/layout.ts).
+  if (fanouts[0] > 8) usageError(`--fanouts: the first is at most 8, got ${fanouts[0]}`);
   const indexOptions: IndexOptions = {
-    fanouts: values.fanouts ? positiveInts('fanouts', values.fanouts) : values.lite ? LITE.fanouts : [8, 8, 8, 8],
+    fanouts,
     margin: 1 / 64,
     maxLeafVertices: values.leaf ? positiveInts('leaf', values.leaf)[0] : 256,
     fallbackDepth: 1,

@@ -8,6 +8,7 @@ import { SECTIONS } from '../src/format/layout.js';
 import type { DatasetMeta } from '../src/format/dataset.js';
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex, IndexOptions } from './index/build-index.js';
+import { depth1Tables } from './index/depth1.js';
 import { slotTables } from './index/slots.js';
 import type { SourceInfo } from '../src/format/dataset.js';
 import type { Sources } from './sources/load.js';
@@ -98,27 +99,24 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   // Slots serve region lookups among subdivisions; in a countries-only build those answer
   // nothing, so the slot tables are left out.
   const withSlots = params.slots && src.subdivisionParts.length > 0;
-  const { blockRegion8, gridBase, slots, subcodes, subwords } = slotTables(
-    index,
-    params.fanouts[0],
-    params.margin,
-    withSlots,
-  );
+  const { slots, subcodes, subwords, slotOf } = slotTables(index, params.fanouts[0], params.margin, withSlots);
+  const depth1 = depth1Tables(index, params.fanouts[0], slotOf);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),
-    grid: bytesOf(index.grid),
+    grid: bytesOf(depth1.grid),
     gridcountry: bytesOf(index.gridCountry),
-    blocks: bytesOf(index.blocks),
-    blockcountry: bytesOf(index.blockCountry),
+    blocks: bytesOf(depth1.blocks),
+    blockcountry: bytesOf(depth1.blockCountry),
     records: bytesOf(index.records),
     regions: bytesOf(index.regions),
     flatbush,
     boxcodes: bytesOf(boxcodes),
-    gridbase: bytesOf(gridBase),
+    depth1bases: bytesOf(depth1.depth1Bases),
     slots: bytesOf(slots),
-    blockregion8: bytesOf(blockRegion8),
+    blockregion8: bytesOf(depth1.blockRegion8),
     subcodes: bytesOf(subcodes),
     subwords: bytesOf(subwords),
+    depth1country: bytesOf(depth1.depth1Country),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

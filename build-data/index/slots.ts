@@ -1,22 +1,13 @@
-// Record slots (layout.ts): a lookup reaches a leaf record under a depth-1 block without reading
-// `blocks`, and most points skip its edges. A sub-cell gets a region only where no record edge comes
+// Record slots (layout.ts): a lookup reaches a leaf record under a depth-1 block from its
+// blockregion8 byte, and most points skip its edges. A sub-cell gets a region only where no record edge comes
 // near it, read with the runtime's own record test at its centre: exact by construction (test/data/slots.test.ts).
 
 import {
-  BR8_NO_COUNTRY,
-  BR8_SLOT,
-  BR8_SLOTS,
-  BR8_SPAN,
-  BR8_WIDE,
-  GRIDBASE_REGION_MAX,
-  GRIDBASE_SLOT_BITS,
-  GRIDBASE_SLOT_MASK,
   ITEM_MASK,
   RECORD_HEADER,
   readArcs,
   SLOT_GRID,
   SLOT_MIXED,
-  SLOT_WORDS,
   SUB_GRID,
   TABLE_GRID,
   TAG_BLOCK,
@@ -30,42 +21,35 @@ import { evalRecord } from '../../src/lookup/locate.js';
 import type { BuiltIndex } from './build-index.js';
 
 export interface SlotTables {
-  blockRegion8: Uint8Array;
-  gridBase: Uint32Array;
   slots: Uint32Array;
   subcodes: Uint16Array;
   subwords: Uint32Array;
+  /** Per block entry, its slot's number within its depth-1 block, -1 for none (depth1.ts names them). */
+  slotOf: Int8Array;
 }
 
 /** Quantised units a record edge must stay clear of a sub-cell by (float error is ~1e-11). */
 const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
+/** Slots for the record children of the depth-1 blocks, in grid order; none when the caller asks (a countries-only dataset: country lookups never read slots). */
 export function slotTables(index: BuiltIndex, fanout: number, margin: number, withSlots = true): SlotTables {
   const { grid, blocks, records } = index;
   const qscale = 65535 / (1 + 2 * margin);
-  // Per block entry, its slot's number within its depth-1 block, -1 for none.
   const slotOf = new Int8Array(blocks.length).fill(-1);
-  const gridBase = new Uint32Array(grid.length);
   const children = fanout * fanout;
-  // A block holds at most fanout² slots: none when they would not fit the one-byte mirror, and
-  // none past what gridbase's slot bits can count. None either when the caller asks (a
-  // countries-only dataset: country lookups never read slots).
-  const slotsFit = withSlots && children <= BR8_SLOTS;
   const out: number[] = [];
   const subcodes: number[] = [];
   const answers = new Int32Array(SLOT_GRID * SLOT_GRID);
   const subAnswers = new Int32Array(SUB_GRID * SUB_GRID);
-  for (let cell = 0; cell < grid.length; cell++) {
+  for (let cell = 0; withSlots && cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
-    const base = out.length / SLOT_WORDS;
-    if (!slotsFit || base + children > GRIDBASE_SLOT_MASK + 1) continue;
-    gridBase[cell] = base;
+    let n = 0;
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
-      slotOf[off + k] = out.length / SLOT_WORDS - base;
+      slotOf[off + k] = n++;
       const arcs: number[][] = [];
       arcsIn(records, e & VALUE_MASK, arcs);
       const at = (i: number, j: number, n: number) => answerIn(records, e, arcs, i, j, n, margin, qscale);
@@ -84,8 +68,7 @@ export function slotTables(index: BuiltIndex, fanout: number, margin: number, wi
       out.push(...words);
     }
   }
-  const blockRegion8 = mirror8(grid, blocks, slotOf, gridBase, children);
-  return { blockRegion8, gridBase, slots: Uint32Array.from(out), ...dictionary(subcodes) };
+  return { slots: Uint32Array.from(out), ...dictionary(subcodes), slotOf };
 }
 
 /**
@@ -100,44 +83,6 @@ function dictionary(words: number[]): { subcodes: Uint16Array; subwords: Uint32A
     throw new Error(`${subwords.length} distinct sub-cell code words: more than a Uint16 indexes`);
   const index = new Map(Array.from(subwords, (w, i) => [w, i]));
   return { subcodes: Uint16Array.from(words, (w) => index.get(w)!), subwords };
-}
-
-/**
- * The one-byte form of the depth-1 block entries (layout.ts), and each cell's region base in
- * gridbase's high bits: the base whose span holds most of the cell's regions (the lowest such, so
- * the build stays deterministic); the rest read `blocks`.
- */
-function mirror8(
-  grid: Uint32Array,
-  blocks: Uint32Array,
-  slotOf: Int8Array,
-  gridBase: Uint32Array,
-  children: number,
-): Uint8Array {
-  const out = new Uint8Array(blocks.length).fill(BR8_WIDE);
-  const region = (e: number) => (e >>> TAG_SHIFT === 0 ? e : -1);
-  for (let cell = 0; cell < grid.length; cell++) {
-    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
-    const off = grid[cell] & VALUE_MASK;
-    const ids: number[] = [];
-    for (let k = 0; k < children; k++) if (region(blocks[off + k]) > 0) ids.push(blocks[off + k]);
-    ids.sort((a, b) => a - b);
-    let base = 0;
-    let most = 0;
-    for (let i = 0, j = 0; i < ids.length; i++) {
-      while (j < ids.length && ids[j] - ids[i] < BR8_SPAN) j++;
-      if (j - i > most) [most, base] = [j - i, ids[i]];
-    }
-    base = Math.min(base, GRIDBASE_REGION_MAX);
-    gridBase[cell] = (gridBase[cell] | (base << GRIDBASE_SLOT_BITS)) >>> 0;
-    for (let k = 0; k < children; k++) {
-      const r = region(blocks[off + k]);
-      if (slotOf[off + k] >= 0) out[off + k] = BR8_SLOT + slotOf[off + k];
-      else if (r === 0) out[off + k] = BR8_NO_COUNTRY;
-      else if (r >= base && r < base + BR8_SPAN) out[off + k] = r - base;
-    }
-  }
-  return out;
 }
 
 /**

@@ -5,6 +5,8 @@ import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
 import Flatbush from 'flatbush';
 import { DataError } from '../lookup/errors.js';
 import {
+  BR8_SLOTS,
+  DEPTH1_BASE_WORDS,
   GRID_COLS,
   GRID_ROWS,
   type IndexParams,
@@ -92,11 +94,10 @@ export interface Dataset {
   grid: Uint32Array;
   /** Per level-0 cell: single country + 2 (1 = none), 0 = several. */
   gridCountry: Uint8Array;
-  /**
-   * Per level-0 cell with a block: the ordinal its depth-1 record slots count from (low bits), and its
-   * blockregion8 region base (layout.ts).
-   */
-  gridBase: Uint32Array;
+  /** Per depth-1 block: slot base, region base, wide base, slot count (layout.ts). */
+  depth1Bases: Uint32Array;
+  /** Per depth-1 child: its single country + 2 (1 = none), 0 = several. */
+  depth1Country: Uint8Array;
   /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
   slots: Uint32Array;
   /** Per mixed slot sub-cell, the index in subwords of its code word (layout.ts). */
@@ -106,7 +107,7 @@ export interface Dataset {
   blocks: Uint32Array;
   /** Per block entry: the child's single country + 2 (1 = none), 0 = several. */
   blockCountry: Uint8Array;
-  /** One byte per entry of the blocks hung from the grid: a region, a record slot, or "read blocks" (layout.ts). */
+  /** Per depth-1 child: a region, a record slot, no country, or a wide entry in blocks (layout.ts). */
   blockRegion8: Uint8Array;
   records: Uint32Array;
   fanouts: Int32Array;
@@ -170,8 +171,19 @@ export type Check = 'full' | 'checksum' | 'none';
 export function readDataset(input: BinaryInput, name = 'dataset', check: Check = 'full'): Dataset {
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
   const meta = readMeta(payload, name);
-  const sections = readSections(payload, name);
-  const { grid, gridCountry, gridBase, slots, subcodes, subwords, blocks, blockCountry, blockRegion8 } = sections;
+  const sections = readSections(payload, name, meta.params.fanouts[0]);
+  const {
+    grid,
+    gridCountry,
+    depth1Bases,
+    depth1Country,
+    slots,
+    subcodes,
+    subwords,
+    blocks,
+    blockCountry,
+    blockRegion8,
+  } = sections;
   const { records, regions, parts, partCodes } = sections;
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -197,7 +209,8 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     meta,
     grid,
     gridCountry,
-    gridBase,
+    depth1Bases,
+    depth1Country,
     slots,
     subcodes,
     subwords,
@@ -255,13 +268,16 @@ function readMeta(payload: Uint8Array, name: string): DatasetMeta {
   ) {
     throw new DataError(`${name}: index fanouts are not small positive integers (corrupted metadata)`);
   }
+  // A depth-1 block's children are named by one byte each (layout.ts).
+  if (fanouts[0] * fanouts[0] > BR8_SLOTS)
+    throw new DataError(`${name}: first index fanout ${fanouts[0]} above 8 (corrupted metadata)`);
   if (typeof margin !== 'number' || !(margin >= 0 && margin < 1))
     throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
   return meta;
 }
 
 /** The typed arrays over the sections after meta, their lengths checked against each other. */
-function readSections(payload: Uint8Array, name: string) {
+function readSections(payload: Uint8Array, name: string, f0: number) {
   const at = (s: SectionName) => section(payload, SECTIONS.indexOf(s), name);
   const grid = typed(at('grid'), Uint32Array, name, 'grid');
   if (grid.length !== GRID_COLS * GRID_ROWS)
@@ -286,14 +302,19 @@ function readSections(payload: Uint8Array, name: string) {
     });
   }
   const partCodes = typed(at('boxcodes'), Int32Array, name, 'boxcodes');
-  const gridBase = typed(at('gridbase'), Uint32Array, name, 'gridbase');
-  if (gridBase.length !== grid.length)
-    throw new DataError(`${name}: gridbase has ${gridBase.length} cells, expected ${grid.length}`);
+  const depth1Bases = typed(at('depth1bases'), Uint32Array, name, 'depth1bases');
+  if (depth1Bases.length % DEPTH1_BASE_WORDS !== 0) throw new DataError(`${name}: depth1bases has a ragged length`);
+  const depth1Children = (depth1Bases.length / DEPTH1_BASE_WORDS) * f0 * f0;
   const slots = typed(at('slots'), Uint32Array, name, 'slots');
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
   const blockRegion8 = at('blockregion8');
-  if (blockRegion8.length !== blocks.length)
-    throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${blocks.length}`);
+  const depth1Country = at('depth1country');
+  for (const [s, bytes] of [
+    ['blockregion8', blockRegion8],
+    ['depth1country', depth1Country],
+  ] as const)
+    if (bytes.length !== depth1Children)
+      throw new DataError(`${name}: ${s} has ${bytes.length} entries, expected ${depth1Children}`);
   const subcodes = typed(at('subcodes'), Uint16Array, name, 'subcodes');
   const subwords = typed(at('subwords'), Uint32Array, name, 'subwords');
   if (partCodes.length !== parts.numItems)
@@ -307,7 +328,8 @@ function readSections(payload: Uint8Array, name: string) {
     regions,
     parts,
     partCodes,
-    gridBase,
+    depth1Bases,
+    depth1Country,
     slots,
     blockRegion8,
     subcodes,

@@ -13,11 +13,12 @@ export const SECTIONS = [
   'regions',
   'flatbush',
   'boxcodes',
-  'gridbase',
+  'depth1bases',
   'slots',
   'blockregion8',
   'subcodes',
   'subwords',
+  'depth1country',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -28,8 +29,10 @@ export const GRID_ROWS = 180;
 /**
  * A cell entry is a Uint32. The top two bits say what the low 30 bits are:
  *   0: a region id (0 = no country here)
- *   1: offset of a child block in `blocks`: fanout² entries, row-major from the south-west;
- *      `blockcountry` holds, at the same offsets, each child's single country + 2
+ *   1: in `grid`, the number d of a depth-1 block, whose children (fanout[0]², row-major from
+ *      the south-west) are bytes at d · fanout[0]² in blockregion8 and depth1country (below);
+ *      in `blocks`, the offset of a child block: fanout² entries, row-major from the south-west,
+ *      with `blockcountry` holding, at the same offsets, each child's single country + 2
  *      (1 = no country, 0 = several), so country lookups stop a level early
  *   2: offset of a geometry record in `records`
  *   3: (a record's default only) offset of the record's default table in `records`
@@ -185,7 +188,7 @@ export function tableWords(first: number): number {
   return first === TABLE_FULL ? TABLE_FULL_WORDS : TABLE_PALETTE_WORDS;
 }
 /**
- * gridcountry / blockcountry (one byte per cell or entry): country index + 2; 1 = no country;
+ * gridcountry / blockcountry / depth1country (one byte per cell, entry or depth-1 child): country index + 2; 1 = no country;
  * 0 = several countries, or one whose index + 2 does not fit a byte (keep descending: exact,
  * only slower, for datasets of more than 253 countries).
  */
@@ -195,12 +198,22 @@ export function countryByte(uniform: number): number {
 // Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index.
 
 /**
- * Record slots: ordinals number the record children of depth-1 blocks (blocks hung from the
- * level-0 grid) in grid order, at most BR8_SLOTS per block and below 2^GRIDBASE_SLOT_BITS.
- * `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never straddles a cache line
- * when the dataset is 32-byte aligned in memory):
+ * Depth-1 blocks keep no `blocks` entry per child. Per child, blockregion8 holds a byte v and
+ * depth1country its country byte; `depth1bases` holds DEPTH1_BASE_WORDS words per block d:
+ * [slot base, region base, wide base, slot count n]. Near populated places most lookups end at
+ * depth 1, and one byte there keeps four times as many cells in the CPU cache as an entry.
+ *   v < BR8_SPAN: region (region base) + v
+ *   BR8_SLOT + j, j < n: record slot j of the block, ordinal (slot base) + j
+ *   BR8_SLOT + j, n <= j < BR8_SLOTS: the entry blocks[(wide base) + j - n] (a child block, a
+ *     region outside the span, or a record without a slot): "wide" children
+ *   BR8_NO_COUNTRY: region 0
+ * Slots and wide entries are numbered in child order; wide entries fill the front of `blocks`.
+ *
+ * Record slots: ordinals number the record children of depth-1 blocks in grid order, at most
+ * BR8_SLOTS per block. `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never
+ * straddles a cache line when the dataset is 32-byte aligned in memory):
  *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
- *   word 2: the record's offset in `records`; word 3: the index in `subcodes` of the word of the
+ *   word 2: the record's offset in `records`; word 3: the index in `subcodes` of the entry of the
  *     slot's first mixed sub-cell (code 3)
  *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word
  *     from the low bits: 0-2 a palette region answers the whole closed sub-cell, 3 mixed.
@@ -209,27 +222,13 @@ export function countryByte(uniform: number): number {
  * `subwords` of its code word. `subwords` holds each distinct code word once (most used first):
  * SUB_GRID² 2-bit codes of the sub-sub-cells, row-major from the south-west: 0-2 the slot's
  * palette region answers the whole closed sub-sub-cell, 3 test the record.
- *
- * blockregion8: one byte per block entry, read in the blocks hung from the level-0 grid (entries
- * elsewhere are BR8_WIDE and never read). Near populated places most lookups end at depth 1, and
- * one byte there keeps four times as many cells in the CPU cache as the entry. A byte v is:
- *   v < BR8_SPAN: region regionBase(cell) + v
- *   BR8_SLOT + k (k < BR8_SLOTS): the cell's record slot k, ordinal slotBase(cell) + k
- *   BR8_NO_COUNTRY: region 0
- *   BR8_WIDE: read the entry in `blocks` (a region outside the cell's span, a child block, or a
- *     record without a slot)
- * gridbase packs both bases: slot base in the low GRIDBASE_SLOT_BITS, region base above.
- * See build-data/index/slots.ts.
+ * See build-data/index/depth1.ts and slots.ts.
  */
 export const BR8_SPAN = 190;
 export const BR8_SLOT = 190;
 export const BR8_SLOTS = 64;
 export const BR8_NO_COUNTRY = 254;
-export const BR8_WIDE = 255;
-export const GRIDBASE_SLOT_BITS = 19;
-export const GRIDBASE_SLOT_MASK = (1 << GRIDBASE_SLOT_BITS) - 1;
-/** Highest region base gridbase can hold; regions above base + span go through BR8_WIDE. */
-export const GRIDBASE_REGION_MAX = (1 << (32 - GRIDBASE_SLOT_BITS)) - 1;
+export const DEPTH1_BASE_WORDS = 4;
 /** Sub-cells per side of a record slot's answer grid, and words per slot. */
 export const SLOT_GRID = 8;
 export const SLOT_WORDS = 8;

@@ -1,16 +1,21 @@
 // Reads the dataset's resolved cells back as geometry: every leaf cell with its
 // window and its entry, and a record's entries with its arcs in lon/lat. This
 // module, src/lookup/locate.ts, verify.ts and the build's slot tables
-// (build-data/index/slots.ts) are the only readers of the record layout, so a
-// change to the format is made in these four places.
+// (build-data/index/slots.ts) are the only readers of the record and depth-1
+// layouts, so a change to the format is made in these four places.
 
 import type { Dataset } from './dataset.js';
 import {
+  BR8_NO_COUNTRY,
+  BR8_SLOT,
+  BR8_SPAN,
+  DEPTH1_BASE_WORDS,
   GRID_COLS,
   headerCountry,
   ITEM_MASK,
   RECORD_HEADER,
   readArcs,
+  SLOT_WORDS,
   TABLE_GRID,
   TAG_BLOCK,
   TAG_RECORD,
@@ -99,19 +104,36 @@ export function forEachLeaf(
       visit(cell, leafEntry(e));
       return;
     }
-    const block = e & VALUE_MASK;
     const f = ds.fanouts[depth];
+    // A depth-1 block is a number whose children are bytes; deeper blocks are offsets in blocks.
+    const first = depth === 0 ? (e & VALUE_MASK) * f * f : e & VALUE_MASK;
+    const countries = depth === 0 ? ds.depth1Country : ds.blockCountry;
     for (let cy = 0; cy < f; cy++) {
       for (let cx = 0; cx < f; cx++) {
         const child = childCell(cell, f, f, cx, cy);
-        const at = block + cy * f + cx;
-        if (countryOnly && ds.blockCountry[at] !== 0)
-          visit(child, { kind: 'country', country: ds.blockCountry[at] - 2 });
-        else walk(ds.blocks[at], child, depth + 1);
+        const at = first + cy * f + cx;
+        if (countryOnly && countries[at] !== 0) visit(child, { kind: 'country', country: countries[at] - 2 });
+        else walk(depth === 0 ? depth1Entry(ds, at) : ds.blocks[at], child, depth + 1);
       }
     }
   };
   walk(ds.grid[i], { x0, y0, x1: x0 + 1, y1: y0 + 1 }, 0);
+}
+
+/**
+ * The entry of depth-1 child `at` (block number · fanout² + child) that its blockregion8 byte stands
+ * for (layout.ts): a region, a record or a child block. locate.ts reads the bytes the same way.
+ */
+export function depth1Entry(ds: Dataset, at: number): number {
+  const f0 = ds.fanouts[0];
+  const b = Math.floor(at / (f0 * f0)) * DEPTH1_BASE_WORDS;
+  const [slotBase, regionBase, wideBase, n] = ds.depth1Bases.subarray(b, b + DEPTH1_BASE_WORDS);
+  const v = ds.blockRegion8[at];
+  if (v < BR8_SPAN) return regionBase + v;
+  if (v === BR8_NO_COUNTRY) return 0;
+  const j = v - BR8_SLOT;
+  if (j < n) return ((TAG_RECORD << TAG_SHIFT) | ds.slots[(slotBase + j) * SLOT_WORDS + 2]) >>> 0;
+  return ds.blocks[wideBase + j - n];
 }
 
 /** Country index named by a record that lists one country's subdivisions, else -1. */

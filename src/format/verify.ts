@@ -13,9 +13,7 @@ import {
   BR8_SLOT,
   BR8_SLOTS,
   BR8_SPAN,
-  BR8_WIDE,
-  GRIDBASE_SLOT_BITS,
-  GRIDBASE_SLOT_MASK,
+  DEPTH1_BASE_WORDS,
   mixedCodes,
   MAX_RECORD_ITEMS,
   RECORD_HEADER,
@@ -62,10 +60,11 @@ export function checkMeta(ds: Dataset, name: string): void {
  * indexes beside the entries name entries of the code tables.
  */
 export function verifyIndex(ds: Dataset, name: string): void {
-  const bad = (what: string): never => {
+  const bad: (what: string) => never = (what) => {
     throw new DataError(`${name}: ${what} (corrupted index)`);
   };
-  const { grid, gridBase, slots: slotWords, blocks, blockRegion8, blockCountry, records } = ds;
+  const { grid, depth1Bases, slots: slotWords, blocks, blockCountry, records } = ds;
+  const depth1Count = depth1Bases.length / DEPTH1_BASE_WORDS;
   const regionCount = ds.regionCountry.length;
   const countryCount = ds.countryCodes.length;
   const fanouts = ds.meta.params.fanouts;
@@ -78,7 +77,7 @@ export function verifyIndex(ds: Dataset, name: string): void {
     if (tag === 0) {
       if (v >= regionCount) bad(`region ${v} out of range`);
     } else if (tag === TAG_BLOCK) {
-      if (v + maxBlock > blocks.length) bad(`child block at ${v} out of range`);
+      if (v >= depth1Count) bad(`depth-1 block ${v} out of range`);
     } else if (tag === TAG_RECORD) {
       if (v >= records.length || !isStart(starts, v)) bad(`record pointer ${v} invalid`);
     } else bad(`unknown entry tag ${tag}`);
@@ -109,11 +108,11 @@ export function verifyIndex(ds: Dataset, name: string): void {
   for (let i = 0; i < indexes.length; i++)
     if (indexes[i] >= subwords.length)
       bad(`subcodes entry ${i} names word ${indexes[i]} of ${subwords.length} subwords`);
-  const children = fanouts[0] * fanouts[0];
-  const seen = scanDepth1(grid, gridBase, slotWords, blocks, blockRegion8, regionCount, children);
-  if (seen < 0) bad(`depth-1 block entry ${-1 - seen}: blockregion8 or its record slot disagrees with blocks`);
+  const depth1 = scanDepth1(ds, starts, fanouts[0] * fanouts[0], countryCount + 1);
+  if (typeof depth1 === 'string') bad(depth1);
   // Every slot is the slot of one depth-1 record child (the lookup reads them at depth 1 only).
-  if (seen !== slotWords.length / SLOT_WORDS) bad('record slots outside the blocks hung from the grid');
+  if (depth1.slots !== slotWords.length / SLOT_WORDS) bad('record slots outside the depth-1 blocks');
+  if (depth1.wides > blocks.length) bad('depth-1 wide entries past the blocks');
   checkCodeIndexes(ds, bad);
 }
 
@@ -220,41 +219,48 @@ function scanSlots(words: Uint32Array, from: number, to: number, regionCount: nu
 }
 
 /**
- * The entries of the blocks hung from the grid, where lookups read blockregion8 and the record
- * slots: each byte must say what the entry in `blocks` says (or defer to it), and each slot must
- * lead to exactly the record its entry points at. Returns the slots seen, or −1 − the first bad
- * entry.
+ * The depth-1 blocks, in order: each one's slot and wide bases continue the previous block's, its
+ * bytes name regions in range, its slots (each a record start) and wide entries in child order,
+ * exactly as many slots as its count; its country bytes name a country or 0 / 1. Returns the slots
+ * and wide entries named, or what is wrong.
  */
 function scanDepth1(
-  grid: Uint32Array,
-  gridBase: Uint32Array,
-  words: Uint32Array,
-  blocks: Uint32Array,
-  blockRegion8: Uint8Array,
-  regionCount: number,
+  ds: Dataset,
+  starts: Uint32Array,
   children: number,
-): number {
-  let seen = 0;
-  for (let cell = 0; cell < grid.length; cell++) {
-    if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
-    const off = grid[cell] & VALUE_MASK;
-    const slotBase = gridBase[cell] & GRIDBASE_SLOT_MASK;
-    const regionBase = gridBase[cell] >>> GRIDBASE_SLOT_BITS;
-    for (let at = off; at < off + children; at++) {
-      const e = blocks[at];
+  countryMax: number,
+): { slots: number; wides: number } | string {
+  const { depth1Bases: bases, blockRegion8, depth1Country, slots: words, records } = ds;
+  const regionCount = ds.regionCountry.length;
+  let slots = 0;
+  let wides = 0;
+  for (let d = 0; d < bases.length / DEPTH1_BASE_WORDS; d++) {
+    const b = d * DEPTH1_BASE_WORDS;
+    const [slotBase, regionBase, wideBase, n] = [bases[b], bases[b + 1], bases[b + 2], bases[b + 3]];
+    if (slotBase !== slots || wideBase !== wides || n > BR8_SLOTS) return `depth-1 block ${d}: bases out of order`;
+    for (let at = d * children; at < (d + 1) * children; at++) {
       const v = blockRegion8[at];
+      if (depth1Country[at] > countryMax) return `depth-1 child ${at}: depth1country ${depth1Country[at]} out of range`;
       if (v < BR8_SPAN) {
-        if (e !== regionBase + v || e >= regionCount) return -1 - at;
-      } else if (v < BR8_SLOT + BR8_SLOTS) {
-        const w = (slotBase + v - BR8_SLOT) * SLOT_WORDS;
-        if (e >>> TAG_SHIFT !== TAG_RECORD || w >= words.length || words[w + 2] !== (e & VALUE_MASK)) return -1 - at;
-        seen++;
-      } else if (v === BR8_NO_COUNTRY) {
-        if (e !== 0) return -1 - at;
-      } else if (v !== BR8_WIDE) return -1 - at;
+        if (regionBase + v >= regionCount) return `depth-1 child ${at}: region ${regionBase + v} out of range`;
+      } else if (v < BR8_NO_COUNTRY) {
+        const j = v - BR8_SLOT;
+        if (j < n) {
+          const w = (slotBase + j) * SLOT_WORDS;
+          if (j !== slots - slotBase || w + SLOT_WORDS > words.length)
+            return `depth-1 child ${at}: slot ${j} misplaced`;
+          if (words[w + 2] >= records.length || !isStart(starts, words[w + 2]))
+            return `slot ${slots}: record pointer ${words[w + 2]} invalid`;
+          slots++;
+        } else {
+          if (j - n !== wides - wideBase) return `depth-1 child ${at}: wide entry ${j - n} misplaced`;
+          wides++;
+        }
+      } else if (v !== BR8_NO_COUNTRY) return `depth-1 child ${at}: blockregion8 byte ${v} invalid`;
     }
+    if (slots - slotBase !== n) return `depth-1 block ${d}: ${slots - slotBase} slots named, count ${n}`;
   }
-  return seen;
+  return { slots, wides };
 }
 
 /**

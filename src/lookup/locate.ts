@@ -6,8 +6,6 @@ import {
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SPAN,
-  GRIDBASE_SLOT_BITS,
-  GRIDBASE_SLOT_MASK,
   mixedCodes,
   DELTA_WIDTH_BITS,
   DELTA_WIDTH_MASK,
@@ -66,7 +64,8 @@ function createLocator(ds: Dataset): Locator {
   const {
     grid,
     gridCountry,
-    gridBase,
+    depth1Bases,
+    depth1Country,
     slots,
     subcodes,
     subwords,
@@ -81,6 +80,7 @@ function createLocator(ds: Dataset): Locator {
   } = ds;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
+  const children0 = f0 * f0;
   const here = new Float64Array(2); // lat, lon
   // The point in a record's quantised units, then the window's margin and scale for tableRegion:
   // doubles, which a call V8 does not inline would box (test/contract/allocation.test.ts).
@@ -119,12 +119,16 @@ function createLocator(ds: Dataset): Locator {
       if (cy === f0) cy--;
       px = sx - cx;
       py = sy - cy;
-      const at = (e & 0x3fffffff) + cy * f0 + cx;
-      const v = blockRegion8[at];
-      if (v < BR8_SPAN) return (gridBase[cell] >>> GRIDBASE_SLOT_BITS) + v;
-      if (v < BR8_NO_COUNTRY) {
+      const d = e & 0x3fffffff;
+      const v = blockRegion8[d * children0 + cy * f0 + cx];
+      const bases = d << 2;
+      if (v < BR8_SPAN) return depth1Bases[bases + 1] + v;
+      if (v === BR8_NO_COUNTRY) return 0;
+      const j = v - BR8_SLOT;
+      const n = depth1Bases[bases + 3];
+      if (j < n) {
         // The sub-cell's palette region, else the record the slot names.
-        const w = ((gridBase[cell] & GRIDBASE_SLOT_MASK) + v - BR8_SLOT) * SLOT_WORDS;
+        const w = (depth1Bases[bases] + j) * SLOT_WORDS;
         let gx = (px * SLOT_GRID) | 0;
         let gy = (py * SLOT_GRID) | 0;
         if (gx === SLOT_GRID) gx--;
@@ -151,8 +155,7 @@ function createLocator(ds: Dataset): Locator {
         q[1] = (py + margin) * qscale;
         return evalRecords(slots[w + 2]);
       }
-      if (v === BR8_NO_COUNTRY) return 0;
-      e = blocks[at];
+      e = blocks[depth1Bases[bases + 2] + j - n];
       for (let depth = 1; e >>> 30 === 1; ) {
         if (depth === maxDepth) return 0; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
@@ -198,14 +201,26 @@ function createLocator(ds: Dataset): Locator {
     let px = x - col;
     let py = y - row;
     if (e >>> 30 === 1) {
-      let depth = 0;
-      do {
+      let sx = px * f0;
+      let sy = py * f0;
+      let cx = sx | 0;
+      let cy = sy | 0;
+      if (cx === f0) cx--;
+      if (cy === f0) cy--;
+      px = sx - cx;
+      py = sy - cy;
+      const d = e & 0x3fffffff;
+      const at = d * children0 + cy * f0 + cx;
+      const c = depth1Country[at];
+      if (c !== 0) return c - 2;
+      e = depth1Entry(d, blockRegion8[at]);
+      for (let depth = 1; e >>> 30 === 1; ) {
         if (depth === maxDepth) return -1; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
-        const sx = px * f;
-        const sy = py * f;
-        let cx = sx | 0;
-        let cy = sy | 0;
+        sx = px * f;
+        sy = py * f;
+        cx = sx | 0;
+        cy = sy | 0;
         if (cx === f) cx--;
         if (cy === f) cy--;
         px = sx - cx;
@@ -214,7 +229,7 @@ function createLocator(ds: Dataset): Locator {
         const c = blockCountry[at];
         if (c !== 0) return c - 2;
         e = blocks[at];
-      } while (e >>> 30 === 1);
+      }
     }
     if (e >>> 30 === 0) return regionCountry[e];
     q[0] = (px + margin) * qscale;
@@ -226,6 +241,20 @@ function createLocator(ds: Dataset): Locator {
       e = evalRecord(records, r, q);
     } while (e >>> 30 === 2);
     return regionCountry[e];
+  }
+
+  /**
+   * The entry of a depth-1 child of block d whose blockregion8 byte is v (a region, a record or a
+   * block), as an int32: a record entry as a uint32 would be boxed (test/contract/allocation.test.ts).
+   */
+  function depth1Entry(d: number, v: number): number {
+    const bases = d << 2;
+    if (v < BR8_SPAN) return depth1Bases[bases + 1] + v;
+    if (v === BR8_NO_COUNTRY) return 0;
+    const j = v - BR8_SLOT;
+    const n = depth1Bases[bases + 3];
+    if (j < n) return 0x80000000 | slots[(depth1Bases[bases] + j) * SLOT_WORDS + 2];
+    return blocks[depth1Bases[bases + 2] + j - n] | 0;
   }
 
   return { locate, locateCountry, here, locateHere: regionHere, locateCountryHere: countryHere };

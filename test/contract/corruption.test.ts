@@ -25,15 +25,7 @@ import {
 } from '../../src/format/container.js';
 import { createGeoLookupFromBytes, type GeoLookup } from '../../src/lookup/engine.js';
 import { createGeoLookup, DataError, defaultDataPath, GeoLookupError } from '../../src/index.js';
-import {
-  BR8_NO_COUNTRY,
-  BR8_SLOT,
-  BR8_SPAN,
-  GRIDBASE_SLOT_BITS,
-  GRIDBASE_SLOT_MASK,
-  SECTIONS,
-  SLOT_WORDS,
-} from '../../src/format/layout.js';
+import { BR8_NO_COUNTRY, BR8_SLOT, DEPTH1_BASE_WORDS, SECTIONS, SLOT_WORDS } from '../../src/format/layout.js';
 
 const RUNS = Number(process.env.CORRUPTION_RUNS ?? 1000);
 const VALID_RUNS = Number(process.env.CORRUPTION_VALID_RUNS ?? 100);
@@ -293,6 +285,11 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     ],
     ['no fanouts', (m) => void (m.params.fanouts = []), /fanouts/],
     ['a fractional fanout', (m) => void (m.params.fanouts[0] = 2.5), /fanouts/],
+    [
+      'a first fanout whose children a byte cannot name',
+      (m) => void (m.params.fanouts[0] = 9),
+      /first index fanout 9 above 8/,
+    ],
     ['a margin that is a string', (m) => void (m.params.margin = 'x'), /margin/],
     ['metadata that is an array', () => [], /lacks code tables/],
     ['metadata that is null', () => null, /lacks code tables/],
@@ -316,41 +313,26 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     expect(message).toMatch(why);
   });
 
-  // The depth-1 tables are read without blocks: a record slot is a pointer the lookup follows,
-  // and a blockregion8 byte a region it returns. Each moved by one, checksum re-sealed, must not load.
+  // The depth-1 tables are read without blocks: slot and wide bases count on from the block
+  // before, a record slot is a pointer the lookup follows. Each moved by one, checksum re-sealed,
+  // must not load.
   const sectionBytes = (name: string) => {
     const pv = new DataView(work.buffer, HEADER_BYTES, size - HEADER_BYTES);
     const i = SECTIONS.indexOf(name as (typeof SECTIONS)[number]);
     const off = HEADER_BYTES + pv.getUint32(8 + i * 8, true);
     return { off, bytes: work.slice(off, off + pv.getUint32(12 + i * 8, true)) };
   };
+  /** The offset of word `word` of the first depth-1 block whose that word is non-zero, and the word plus one. */
+  const baseWord = (word: number): [number, number, number] => {
+    const { off, bytes } = sectionBytes('depth1bases');
+    const bases = new Uint32Array(bytes.buffer);
+    const at = bases.findIndex((v, i) => i % DEPTH1_BASE_WORDS === word && v > 0);
+    return [off + at * 4, bases[at] + 1, 4];
+  };
   const depth1Cases: [string, () => [number, number, number]][] = [
-    [
-      'gridbase slot base',
-      () => {
-        const { off, bytes } = sectionBytes('gridbase');
-        const base = new Uint32Array(bytes.buffer);
-        const cell = base.findIndex((v) => (v & GRIDBASE_SLOT_MASK) > 0);
-        return [off + cell * 4, base[cell] + 1, 4];
-      },
-    ],
-    [
-      'gridbase region base',
-      () => {
-        const { off, bytes } = sectionBytes('gridbase');
-        const base = new Uint32Array(bytes.buffer);
-        const cell = base.findIndex((v) => v >>> GRIDBASE_SLOT_BITS > 0);
-        return [off + cell * 4, base[cell] + (1 << GRIDBASE_SLOT_BITS), 4];
-      },
-    ],
-    [
-      'a blockregion8 region byte',
-      () => {
-        const { off, bytes } = sectionBytes('blockregion8');
-        const at = bytes.findIndex((v) => v < BR8_SPAN - 1);
-        return [off + at, bytes[at] + 1, 1];
-      },
-    ],
+    ['a depth-1 slot base', () => baseWord(0)],
+    ['a depth-1 wide base', () => baseWord(2)],
+    ['a depth-1 slot count', () => baseWord(3)],
     [
       'a blockregion8 slot byte',
       () => {
@@ -370,7 +352,7 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
     header(copy).setUint32(20, checksum32(copy.subarray(HEADER_BYTES)), true);
     const { outcome, message } = tryLoad(copy, baseline);
     expect(outcome).toBe('DataError');
-    expect(message).toMatch(/depth-1 block entry \d+: blockregion8 or its record slot disagrees/);
+    expect(message).toMatch(/depth-1 (block|child) \d+: /);
   });
 
   // A mixed sub-cell's codes are found by counting: a slot's subcodes index, or a sub-cell code

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/format/dataset.js';
 import { locator, evalRecord, tableRegion } from '../../src/lookup/locate.js';
 import {
+  BR8_NO_COUNTRY,
   BR8_SLOT,
-  BR8_SLOTS,
-  GRIDBASE_SLOT_MASK,
+  DEPTH1_BASE_WORDS,
   mixedCodes,
   SLOT_GRID,
   SLOT_MIXED,
@@ -35,11 +35,13 @@ function slots(): Slot[] {
   for (let cell = 0; cell < ds.grid.length; cell++) {
     const e = ds.grid[cell];
     if (e >>> 30 !== 1) continue;
+    const d = e & 0x3fffffff;
+    const [slotBase, , , n] = ds.depth1Bases.subarray(d * DEPTH1_BASE_WORDS);
     for (let k = 0; k < f0 * f0; k++) {
-      const v = ds.blockRegion8[(e & 0x3fffffff) + k];
-      if (v < BR8_SLOT || v >= BR8_SLOT + BR8_SLOTS) continue;
+      const v = ds.blockRegion8[d * f0 * f0 + k];
+      if (v < BR8_SLOT || v >= BR8_NO_COUNTRY || v - BR8_SLOT >= n) continue;
       out.push({
-        ordinal: (ds.gridBase[cell] & GRIDBASE_SLOT_MASK) + v - BR8_SLOT,
+        ordinal: slotBase + v - BR8_SLOT,
         west: (cell % 360) - 180 + (k % f0) / f0,
         south: Math.floor(cell / 360) - 90 + Math.floor(k / f0) / f0,
       });

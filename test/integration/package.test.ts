@@ -179,7 +179,7 @@ describe("the embedded dataset's seal", () => {
     const intact = paris();
     expect(intact.stderr).toBe('');
     expect(intact.stdout.trim()).toBe('FRA');
-    // Paris's level-0 cell now points at a child block far past the blocks section.
+    // Paris's level-0 cell now names a depth-1 block far past the last one.
     const bad = Buffer.from(dataset);
     const payload = bad.subarray(HEADER_BYTES);
     const table = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
@@ -193,11 +193,11 @@ describe("the embedded dataset's seal", () => {
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), bad);
     const damaged = paris();
     expect(damaged.status).not.toBe(0);
-    expect(damaged.stderr).toMatch(/DataError.*child block at \d+ out of range/);
+    expect(damaged.stderr).toMatch(/DataError.*depth-1 block \d+ out of range/);
     // The same file through $GEOLOOKUP_DATA: never trusted, so the same error.
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
     const viaEnv = join(tmp, 'other.geolookup');
     writeFileSync(viaEnv, bad);
-    expect(paris({ GEOLOOKUP_DATA: viaEnv }).stderr).toMatch(/child block at \d+ out of range/);
+    expect(paris({ GEOLOOKUP_DATA: viaEnv }).stderr).toMatch(/depth-1 block \d+ out of range/);
   });
 });

@@ -89,9 +89,9 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       new RegExp(`region ${regionCount} out of range \\(corrupted index\\)`),
     ],
     [
-      'a grid child block past the blocks',
-      () => edited('grid', (g) => void (g[firstTag(g, TAG_BLOCK)] = entry(TAG_BLOCK, intact.blocks.length - 1))),
-      /child block at \d+ out of range/,
+      'a grid block number past the depth-1 blocks',
+      () => edited('grid', (g) => void (g[firstTag(g, TAG_BLOCK)] = entry(TAG_BLOCK, intact.depth1Bases.length / 4))),
+      /depth-1 block \d+ out of range/,
     ],
     [
       'a grid record pointer inside a record',
@@ -219,9 +219,9 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       /slot 0 names a region out of range or misplaces its sub-cell codes/,
     ],
     [
-      "a slot's record pointer",
-      () => edited('slots', (s) => void (s[2] = starts[starts.indexOf(s[2]) + 1])),
-      /depth-1 block entry \d+: blockregion8 or its record slot disagrees with blocks/,
+      "a slot's record pointer inside a record",
+      () => edited('slots', (s) => void (s[2] += 1)),
+      /slot 0: record pointer \d+ invalid/,
     ],
     [
       'a slot count the subcodes do not match',
@@ -303,7 +303,17 @@ describe('seeded word flips, re-sealed, in the sections lookups follow', () => {
   const FLIPS = 25;
   const points = samplePoints();
   const baseline = answers(createGeoLookupFromBytes(fixtureBytes('iso'), NAME));
-  const flips: SectionName[] = ['grid', 'blocks', 'records', 'slots', 'subcodes', 'subwords', 'blockregion8'];
+  const flips: SectionName[] = [
+    'grid',
+    'blocks',
+    'records',
+    'slots',
+    'subcodes',
+    'subwords',
+    'blockregion8',
+    'depth1bases',
+    'depth1country',
+  ];
   it.each(flips)('%s: DataError, or a dataset whose lookups all return', (section) => {
     const r = prng(SECTIONS.indexOf(section) + 100);
     const tally = { refused: 0, same: 0, different: 0 };
