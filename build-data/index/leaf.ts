@@ -112,10 +112,10 @@ function writeLeafRecords(
   const [lo, hi] = cellSpan(b.opts.margin, shift);
   const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win, shift);
   // The country record's items point at the subdivision records: reserve it before them.
-  const stage1 = cItems.length ? packRecords(cItems, lo, hi, shift) : [];
+  const stage1 = cItems.length ? packRecords(cItems, lo, hi, shift, false) : [];
   const stage1At = stage1.length ? b.records.reserve(chainSize(stage1)) : -1;
   for (const { defaultEntry, items, country, table } of pending) {
-    const chain = packRecords(items, lo, hi, shift);
+    const chain = packRecords(items, lo, hi, shift, true);
     const at = writeChain(b, chain, country, defaultEntry, table);
     countryEntry.set(country, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
   }
@@ -154,7 +154,7 @@ function writeChain(
       : table
         ? ((TAG_TABLE << TAG_SHIFT) | end) >>> 0
         : defaultEntry;
-    b.coordVertices += writeRecord(b.records.data, def, r, p, country);
+    b.coordVertices += writeRecord(b.records.data, def, r, p, country >= 0);
     b.stats.records++;
     p = end;
   });

@@ -4,12 +4,15 @@
 import {
   ARC_MAX_VERTICES,
   DELTA_WIDTH_BITS,
-  ITEM_BITS,
   MAX_RECORD_ITEMS,
   METRES_PER_DEGREE,
   QUANT_MAX,
   RECORD_COUNT_BITS_AT,
+  RECORD_HALF_ITEMS,
+  RECORD_HEADER,
   RECORD_SHIFT_AT,
+  RECORD_SUBDIVISIONS,
+  RECORD_WORDS_AT,
   TABLE_FULL,
   TABLE_PALETTE,
   VERTEX_BOUND_M,
@@ -152,17 +155,30 @@ export interface RecordWords {
   entries: number[];
   /** The arc stream (layout.ts). */
   stream: number[];
-  /** Word 2 without the country: the shift and the count width. */
+  /** Head bits of the shift and the count width. */
   info: number;
+  /** Items as Uint16 halves (a country's subdivision record: region ids). */
+  half: boolean;
   vertices: number;
 }
 
-/** The items as records of at most MAX_RECORD_ITEMS items, each one's default the next. */
-export function packRecords(items: RecordItem[], lo: number, hi: number, shift: number): RecordWords[] {
+/**
+ * The items as records of at most MAX_RECORD_ITEMS items, each one's default the next. A country's
+ * subdivision records (`subdivisions`) list region ids, stored as halves when they fit.
+ */
+export function packRecords(
+  items: RecordItem[],
+  lo: number,
+  hi: number,
+  shift: number,
+  subdivisions: boolean,
+): RecordWords[] {
   const out: RecordWords[] = [];
   for (let s = 0; s === 0 || s < items.length; s += MAX_RECORD_ITEMS) {
     const part = items.slice(s, s + MAX_RECORD_ITEMS);
-    out.push({ entries: part.map(([e]) => e), ...packArcs(arcsOf(part, lo, hi), part.length, shift) });
+    const entries = part.map(([e]) => e);
+    const half = subdivisions && entries.every((e) => e <= 0xffff);
+    out.push({ entries, half, ...packArcs(arcsOf(part, lo, hi), part.length, shift) });
   }
   return out;
 }
@@ -171,7 +187,7 @@ const bitLength = (v: number) => 32 - Math.clz32(v);
 const zigzag = (d: number) => (d >= 0 ? 2 * d : -2 * d - 1);
 
 /** Arcs ([mask, vertex words...]) as the record's bit stream, each arc with the narrowest delta widths. */
-function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWords, 'entries'> {
+function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWords, 'entries' | 'half'> {
   let countBits = 2;
   for (const a of arcs) countBits = Math.max(countBits, bitLength(a.length - 1));
   const stream: number[] = [];
@@ -218,28 +234,36 @@ function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWo
   return { stream, info: (shift << RECORD_SHIFT_AT) | (countBits << RECORD_COUNT_BITS_AT), vertices };
 }
 
+/** Words the record's items take. */
+function itemWords(r: RecordWords): number {
+  return r.half ? (r.entries.length + 1) >>> 1 : r.entries.length;
+}
+
 /** Words the record takes, its default table aside. */
 export function recordSize(r: RecordWords): number {
-  return 3 + r.entries.length + r.stream.length;
+  return RECORD_HEADER + itemWords(r) + r.stream.length;
 }
 
 /**
- * Writes a record at `at` (recordSize words reserved); `country` is set for a country's subdivision
- * record, -1 otherwise. Returns the vertices written.
+ * Writes a record at `at` (recordSize words reserved), marked RECORD_SUBDIVISIONS when it lists a
+ * country's subdivisions. Returns the vertices written.
  */
 export function writeRecord(
   data: Uint32Array,
   defaultEntry: number,
   r: RecordWords,
   at: number,
-  country: number,
+  subdivisions: boolean,
 ): number {
-  if (r.stream.length >= 2 ** (32 - ITEM_BITS)) throw new Error(`a leaf of ${r.vertices} vertices: use deeper fanouts`);
-  data[at] = (r.entries.length | (r.stream.length << ITEM_BITS)) >>> 0;
+  if (r.stream.length >= 2 ** (32 - RECORD_WORDS_AT))
+    throw new Error(`a leaf of ${r.vertices} vertices: use deeper fanouts`);
+  const flags = (subdivisions ? RECORD_SUBDIVISIONS : 0) | (r.half ? RECORD_HALF_ITEMS : 0);
+  data[at] = (r.entries.length | flags | r.info | (r.stream.length << RECORD_WORDS_AT)) >>> 0;
   data[at + 1] = defaultEntry;
-  data[at + 2] = (country + 1) | r.info;
-  data.set(r.entries, at + 3);
-  data.set(r.stream, at + 3 + r.entries.length);
+  const items = at + RECORD_HEADER;
+  if (!r.half) data.set(r.entries, items);
+  else for (let i = 0; i < r.entries.length; i++) data[items + (i >>> 1)] |= r.entries[i] << ((i & 1) << 4);
+  data.set(r.stream, items + itemWords(r));
   return r.vertices;
 }
 

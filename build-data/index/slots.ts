@@ -4,7 +4,7 @@
 
 import {
   ITEM_MASK,
-  RECORD_HEADER,
+  itemEntry,
   readArcs,
   SLOT_GRID,
   SLOT_MIXED,
@@ -158,7 +158,7 @@ function arcsIn(records: Uint32Array, r: number, out: number[][]): void {
   const def = records[r + 1];
   if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, out);
   for (let i = 0; i < (records[r] & ITEM_MASK); i++) {
-    const e = records[r + RECORD_HEADER + i];
+    const e = itemEntry(records, r, i);
     if (e >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, e & VALUE_MASK, out);
   }
   const first = out.length;

@@ -44,15 +44,18 @@ export const TAG_TABLE = 3;
 export const VALUE_MASK = 0x3fffffff;
 
 /**
- * Record: [itemCount | streamWords << 8, defaultEntry, country + 1 | shift << 16 | countBits << 20,
- * entry × itemCount, arc stream (streamWords words)].
- * `country + 1` is set (non-zero) on a record that lists one country's subdivisions,
- * so a country-only lookup can stop there without testing them.
+ * Record: [head, defaultEntry, items, arc stream (streamWords words)], the head holding the item
+ * count n (ITEM_BITS), the flags RECORD_SUBDIVISIONS and RECORD_HALF_ITEMS, the shift (4 bits at
+ * RECORD_SHIFT_AT), the count width (4 bits at RECORD_COUNT_BITS_AT) and streamWords (the rest, at
+ * RECORD_WORDS_AT). Items are n entries, or with RECORD_HALF_ITEMS n Uint16 region ids, two per word
+ * (low half first; a last odd half is zero).
+ * RECORD_SUBDIVISIONS marks a record that lists one country's subdivisions, so a country-only lookup
+ * can stop there without testing them: its country is that of the region its defaults end at.
  * Vertices are quantised over the cell window, 0..QUANT_MAX per axis, then rounded to multiples of
  * 2^shift units (the build picks the shift that keeps a vertex within VERTEX_BOUND_M of its source);
  * the stream holds them in those coarse units. It is a bit stream, each word read from its low bit
  * up, of arcs back to back: a vertex count (countBits bits, at least 2; 0 ends the stream: the rest
- * of the last word is zero), the item mask (itemCount bits, non-zero), the widths wx and wy
+ * of the last word is zero), the item mask (n bits, non-zero), the widths wx and wy
  * (DELTA_WIDTH_BITS each, 1 to DELTA_WIDTH_MAX), the first vertex (16 − shift bits for x, then
  * for y), then each further vertex as zigzag deltas from the one before (wx bits for x, wy for y).
  * An arc's edges join consecutive vertices; an edge belongs to the items of its mask, and each is
@@ -64,14 +67,14 @@ export const VALUE_MASK = 0x3fffffff;
  * horizontal ones outside it) are not stored, so arcs are open lines.
  */
 export const QUANT_MAX = 65535;
-export const RECORD_HEADER = 3;
-/** Record word 0: the item count in its low ITEM_BITS bits, the stream words above. */
-export const ITEM_BITS = 8;
+export const RECORD_HEADER = 2;
+export const ITEM_BITS = 5;
 export const ITEM_MASK = (1 << ITEM_BITS) - 1;
-/** Record word 2: country + 1 in the low 16 bits, the shift (4 bits) and the count width (4 bits) above. */
-export const RECORD_COUNTRY_MASK = 0xffff;
-export const RECORD_SHIFT_AT = 16;
-export const RECORD_COUNT_BITS_AT = 20;
+export const RECORD_SUBDIVISIONS = 1 << 5;
+export const RECORD_HALF_ITEMS = 1 << 6;
+export const RECORD_SHIFT_AT = 7;
+export const RECORD_COUNT_BITS_AT = 11;
+export const RECORD_WORDS_AT = 15;
 /** Items per record (bits of an arc's mask); a leaf with more chains records through their defaults. */
 export const MAX_RECORD_ITEMS = 16;
 /** Vertices per arc: a count fits 15 bits. */
@@ -91,9 +94,31 @@ export const DELTA_WIDTH_MAX = 16;
 export const VERTEX_BOUND_M = 1;
 export const METRES_PER_DEGREE = 111_195;
 
-/** The country index a record's word 2 names, -1 for none. */
-export function headerCountry(word2: number): number {
-  return (word2 & RECORD_COUNTRY_MASK) - 1;
+/** Words the items of a record with head word `head` take. */
+export function itemWords(head: number): number {
+  const n = head & ITEM_MASK;
+  return head & RECORD_HALF_ITEMS ? (n + 1) >>> 1 : n;
+}
+
+/** Entry of item i of the record at r. */
+export function itemEntry(rec: Uint32Array, r: number, i: number): number {
+  if (rec[r] & RECORD_HALF_ITEMS) return (rec[r + RECORD_HEADER + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff;
+  return rec[r + RECORD_HEADER + i];
+}
+
+/** Offset of the record's arc stream. */
+export function streamStart(rec: Uint32Array, r: number): number {
+  return r + RECORD_HEADER + itemWords(rec[r]);
+}
+
+/**
+ * The region the defaults of the record at r end at (a default table's first cell): for a
+ * RECORD_SUBDIVISIONS record, a region of its country. Defaults point forward, so this ends.
+ */
+export function defaultRegion(rec: Uint32Array, r: number): number {
+  let e = rec[r + 1];
+  while (e >>> TAG_SHIFT === TAG_RECORD) e = rec[(e & VALUE_MASK) + 1];
+  return e >>> TAG_SHIFT === TAG_TABLE ? tableEntry(rec, e, 0) : e & VALUE_MASK;
 }
 
 /** `bits` bits (0 to 30: a small integer) of the arc stream that starts at word `from`, from its bit `b`. */
@@ -115,13 +140,14 @@ export function readArcs(
   r: number,
   vertex?: (arc: number, mask: number, x: number, y: number) => void,
 ): string | null {
-  const n = rec[r] & ITEM_MASK;
-  const from = r + RECORD_HEADER + n;
-  const to = from + (rec[r] >>> ITEM_BITS);
+  const head = rec[r];
+  const n = head & ITEM_MASK;
+  const from = streamStart(rec, r);
+  const to = from + (head >>> RECORD_WORDS_AT);
   if (to > rec.length) return 'arc stream past the records';
-  const shift = (rec[r + 2] >>> RECORD_SHIFT_AT) & 15;
+  const shift = (head >>> RECORD_SHIFT_AT) & 15;
   if (shift === 0) return 'shift 0';
-  const countBits = (rec[r + 2] >>> RECORD_COUNT_BITS_AT) & 15;
+  const countBits = (head >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 2 ** shift;
   const top = QUANT_MAX >>> shift;
   const end = (to - from) * 32;

@@ -10,10 +10,11 @@ import {
   BR8_SLOT,
   BR8_SPAN,
   DEPTH1_BASE_WORDS,
+  defaultRegion,
   GRID_COLS,
-  headerCountry,
   ITEM_MASK,
-  RECORD_HEADER,
+  itemEntry,
+  RECORD_SUBDIVISIONS,
   readArcs,
   SLOT_WORDS,
   TABLE_GRID,
@@ -136,9 +137,10 @@ export function depth1Entry(ds: Dataset, at: number): number {
   return ds.blocks[wideBase + j - n];
 }
 
-/** Country index named by a record that lists one country's subdivisions, else -1. */
+/** Country index of a record that lists one country's subdivisions, else -1. */
 export function recordCountry(ds: Dataset, record: number): number {
-  return headerCountry(ds.records[record + 2]);
+  if ((ds.records[record] & RECORD_SUBDIVISIONS) === 0) return -1;
+  return ds.regionCountry[defaultRegion(ds.records, record)];
 }
 
 /**
@@ -154,7 +156,7 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const ox = cell.x0 - (cell.x1 - cell.x0) * ds.margin;
   const oy = cell.y0 - (cell.y1 - cell.y0) * ds.margin;
   const items: LeafEntry[] = [];
-  for (let i = 0; i < (rec[record] & ITEM_MASK); i++) items.push(leafEntry(rec[record + RECORD_HEADER + i]));
+  for (let i = 0; i < (rec[record] & ITEM_MASK); i++) items.push(leafEntry(itemEntry(rec, record, i)));
   const arcs: number[][] = [];
   readArcs(rec, record, (arc, _mask, x, y) => (arcs[arc] ??= []).push(ox + x * sx, oy + y * sy));
   const lines = arcs.map((a) => Float64Array.from(a));

@@ -5,10 +5,10 @@
 import { DataError } from '../lookup/errors.js';
 import type { Dataset } from './dataset.js';
 import {
-  headerCountry,
   readArcs,
-  ITEM_BITS,
   ITEM_MASK,
+  itemEntry,
+  itemWords,
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SLOTS,
@@ -16,7 +16,10 @@ import {
   DEPTH1_BASE_WORDS,
   mixedCodes,
   MAX_RECORD_ITEMS,
+  RECORD_HALF_ITEMS,
   RECORD_HEADER,
+  RECORD_SUBDIVISIONS,
+  RECORD_WORDS_AT,
   SLOT_WORDS,
   TABLE_FULL_WORDS,
   TABLE_PALETTE,
@@ -69,7 +72,7 @@ export function verifyIndex(ds: Dataset, name: string): void {
   const countryCount = ds.countryCodes.length;
   const fanouts = ds.meta.params.fanouts;
   const maxBlock = Math.max(...fanouts.map((f) => f * f));
-  const starts = recordStarts(records, regionCount, countryCount, bad);
+  const starts = recordStarts(records, regionCount, bad);
   for (let i = 0; i < grid.length; i++) {
     const e = grid[i];
     const tag = e >>> TAG_SHIFT;
@@ -139,24 +142,11 @@ function isStart(starts: Uint32Array, v: number): boolean {
  * point forward, so no lookup can loop; whether each lands on a record start is known only at
  * the end of the pass, so they are kept until then (few: a country's subdivisions inside a cell).
  */
-function recordStarts(
-  records: Uint32Array,
-  regionCount: number,
-  countryCount: number,
-  bad: (what: string) => never,
-): Uint32Array {
+function recordStarts(records: Uint32Array, regionCount: number, bad: (what: string) => never): Uint32Array {
   const starts = new Uint32Array((records.length >>> 5) + 1);
   const forward: number[] = [];
   for (let r = 0; r < records.length; ) {
-    const next = scanRecords(
-      records,
-      r,
-      Math.min(records.length, r + CHUNK),
-      starts,
-      regionCount,
-      countryCount,
-      forward,
-    );
+    const next = scanRecords(records, r, Math.min(records.length, r + CHUNK), starts, regionCount, forward);
     if (next < 0) bad(`record at ${-1 - next} is malformed or holds an invalid entry`);
     r = next;
   }
@@ -277,28 +267,29 @@ function scanRecords(
   stop: number,
   starts: Uint32Array,
   regionCount: number,
-  countryCount: number,
   forward: number[],
 ): number {
   const len = records.length;
   let r = first;
   while (r < stop) {
     starts[r >>> 5] |= 1 << (r & 31);
-    if (r + RECORD_HEADER > len || headerCountry(records[r + 2]) >= countryCount || records[r + 2] >>> 24 !== 0)
-      return -1 - r;
-    const n = records[r] & ITEM_MASK;
-    const arcsAt = r + RECORD_HEADER + n;
-    const v = arcsAt + (records[r] >>> ITEM_BITS);
+    if (r + RECORD_HEADER > len) return -1 - r;
+    const head = records[r];
+    const n = head & ITEM_MASK;
+    const arcsAt = r + RECORD_HEADER + itemWords(head);
+    const v = arcsAt + (head >>> RECORD_WORDS_AT);
     if (n > MAX_RECORD_ITEMS || v > len) return -1 - r;
+    // Halves: region ids (tag 0, checked below), the spare half of an odd count zero.
+    if (head & RECORD_HALF_ITEMS && n & 1 && records[arcsAt - 1] >>> 16 !== 0) return -1 - r;
     for (let i = -1; i < n; i++) {
-      const e = i < 0 ? records[r + 1] : records[r + RECORD_HEADER + i];
+      const e = i < 0 ? records[r + 1] : itemEntry(records, r, i);
       const x = e & VALUE_MASK;
       if (e >>> TAG_SHIFT === 0) {
         if (x >= regionCount) return -1 - r;
       } else if (e >>> TAG_SHIFT === TAG_RECORD && x > r && x < len) forward.push(x);
       // A default table only in a record of one country's subdivisions (country lookups stop
       // there); where it sits is checked below.
-      else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || records[r + 2] === 0) return -1 - r;
+      else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || (head & RECORD_SUBDIVISIONS) === 0) return -1 - r;
     }
     // Whole arcs fill the record's stream, each vertex inside the window.
     if (readArcs(records, r) !== null) return -1 - r;

@@ -9,12 +9,13 @@ import {
   mixedCodes,
   DELTA_WIDTH_BITS,
   DELTA_WIDTH_MASK,
-  ITEM_BITS,
   ITEM_MASK,
   RECORD_COUNT_BITS_AT,
+  RECORD_HALF_ITEMS,
   RECORD_HEADER,
   RECORD_SHIFT_AT,
-  headerCountry,
+  RECORD_SUBDIVISIONS,
+  RECORD_WORDS_AT,
   SLOT_GRID,
   SLOT_WORDS,
   SUB_GRID,
@@ -236,8 +237,12 @@ function createLocator(ds: Dataset): Locator {
     q[1] = (py + margin) * qscale;
     do {
       const r = e & 0x3fffffff;
-      const country = headerCountry(records[r + 2]);
-      if (country >= 0) return country;
+      if (records[r] & RECORD_SUBDIVISIONS) {
+        // Its country is that of the region its defaults end at (layout.ts defaultRegion).
+        let d = records[r + 1] | 0;
+        while (d >>> 30 === 2) d = records[(d & 0x3fffffff) + 1] | 0;
+        return regionCountry[d >>> 30 === 3 ? tableEntry(records, d, 0) : d];
+      }
       e = evalRecord(records, r, q);
     } while (e >>> 30 === 2);
     return regionCountry[e];
@@ -299,15 +304,16 @@ function field(rec: Uint32Array, from: number, b: number, bits: number): number 
 export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number {
   const head = rec[r] | 0;
   const n = head & ITEM_MASK;
-  const info = rec[r + 2] | 0;
-  const shift = (info >>> RECORD_SHIFT_AT) & 15;
-  const countBits = (info >>> RECORD_COUNT_BITS_AT) & 15;
+  const half = head & RECORD_HALF_ITEMS;
+  const shift = (head >>> RECORD_SHIFT_AT) & 15;
+  const countBits = (head >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 1 << shift;
   const px = q[0] / unit;
   const py = q[1] / unit;
   // Bit positions count from the stream's first word, so they stay small integers.
-  const from = r + RECORD_HEADER + n;
-  const end = (head >>> ITEM_BITS) << 5;
+  const items = r + RECORD_HEADER;
+  const from = items + (half ? (n + 1) >>> 1 : n);
+  const end = (head >>> RECORD_WORDS_AT) << 5;
   let b = 0;
   let odd = 0;
   while (b < end) {
@@ -349,5 +355,6 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
   }
   // The lowest odd item: 31 - clz32 of the lowest set bit.
   if (odd === 0) return rec[r + 1] | 0;
-  return rec[r + RECORD_HEADER + 31 - Math.clz32(odd & -odd)] | 0;
+  const i = 31 - Math.clz32(odd & -odd);
+  return half ? (rec[items + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff : rec[items + i] | 0;
 }

@@ -8,10 +8,13 @@ import { HEADER_BYTES } from '../../src/format/container.js';
 import { readDataset } from '../../src/format/dataset.js';
 import {
   DELTA_WIDTH_BITS,
-  ITEM_BITS,
   ITEM_MASK,
   RECORD_COUNT_BITS_AT,
+  RECORD_HALF_ITEMS,
   RECORD_HEADER,
+  RECORD_SUBDIVISIONS,
+  RECORD_WORDS_AT,
+  streamStart,
   SECTIONS,
   SLOT_WORDS,
   tableWords,
@@ -57,7 +60,7 @@ function recordStarts(records: Uint32Array): number[] {
   const starts: number[] = [];
   for (let r = 0; r < records.length; ) {
     starts.push(r);
-    const end = r + RECORD_HEADER + (records[r] & ITEM_MASK) + (records[r] >>> ITEM_BITS);
+    const end = streamStart(records, r) + (records[r] >>> RECORD_WORDS_AT);
     r = records[r + 1] >>> TAG_SHIFT === TAG_TABLE ? end + tableWords(records[end]) : end;
   }
   return starts;
@@ -146,13 +149,17 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       /record at 0 is malformed/,
     ],
     [
-      'a record naming a country beyond the country table',
-      () => edited('records', (r) => void (r[starts[0] + 2] = countryCount + 1)),
-      /record at 0 is malformed/,
+      'a half item beyond the region table',
+      () =>
+        edited('records', (r) => {
+          const s = starts.find((x) => (r[x] & RECORD_HALF_ITEMS) !== 0 && (r[x] & ITEM_MASK) > 0)!;
+          r[s + RECORD_HEADER] = (r[s + RECORD_HEADER] & 0xffff0000) | regionCount;
+        }),
+      /record at \d+ is malformed/,
     ],
     [
       'an arc reaching past its record',
-      () => edited('records', (r) => void (r[withItems(r)] -= 1 << ITEM_BITS)),
+      () => edited('records', (r) => void (r[withItems(r)] -= 1 << RECORD_WORDS_AT)),
       /record at \d+ is malformed/,
     ],
     [
@@ -176,7 +183,7 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       () =>
         edited('records', (r) => {
           const s = withItems(r);
-          r[s + RECORD_HEADER + (r[s] & ITEM_MASK) + (r[s] >>> ITEM_BITS) - 1] |= 0x80000000;
+          r[streamStart(r, s) + (r[s] >>> RECORD_WORDS_AT) - 1] |= 0x80000000;
         }),
       /record at \d+ is malformed/,
     ],
@@ -200,7 +207,7 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       () =>
         edited('records', (r) => {
           const s = starts.find((x) => tagOf(r[x + 1]) === TAG_TABLE)!;
-          r[s + 2] = 0;
+          r[s] &= ~RECORD_SUBDIVISIONS;
         }),
       /record at \d+ is malformed/,
     ],
@@ -407,20 +414,20 @@ function cycle(meta: Meta): void {
   meta.subdivisions.find((s) => s.code === 'FJ-E')!.parent = 'FJ-05';
 }
 
-/** The first record start at or after `from` whose record has items. */
+/** The first record start at or after `from` whose record has items, whole entries (not halves). */
 function withItems(records: Uint32Array, from = 0): number {
-  return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0)!;
+  return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0 && (records[r] & RECORD_HALF_ITEMS) === 0)!;
 }
 
-/** The count width of the first record with items (layout.ts, record word 2). */
+/** The count width of the first record with items (layout.ts, the record's head word). */
 function countBits(records: Uint32Array): number {
-  return (records[withItems(records) + 2] >>> RECORD_COUNT_BITS_AT) & 15;
+  return (records[withItems(records)] >>> RECORD_COUNT_BITS_AT) & 15;
 }
 
 /** Sets `width` bits at bit `at` of the first record with items' arc stream (a field of its first arc). */
 function setArcField(records: Uint32Array, at: number, width: number, value: number): void {
   const r = withItems(records);
-  const first = r + RECORD_HEADER + (records[r] & ITEM_MASK);
+  const first = streamStart(records, r);
   for (let b = 0; b < width; b++) {
     const w = first + ((at + b) >>> 5);
     const bit = 1 << ((at + b) & 31);
