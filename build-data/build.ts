@@ -14,6 +14,7 @@ import { VERTEX_BOUND_M } from '../src/format/layout.js';
 import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
 import { type BuildConfig, LITE, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
+import { windowUnits } from './index/records.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
 import { packsSummary } from './sources/data-packs.js';
@@ -111,15 +112,18 @@ function parseCommandLine(argv: string[]) {
   const fanouts = values.fanouts ? positiveInts('fanouts', values.fanouts) : values.lite ? LITE.fanouts : [8, 8, 8, 8];
   // A depth-1 block names its children by one byte each (src/format/layout.ts).
   if (fanouts[0] > 8) usageError(`--fanouts: the first is at most 8, got ${fanouts[0]}`);
+  const margin = 1 / 64;
+  const vertexBoundM = config.simplify ? config.simplify.borderM / 5 : VERTEX_BOUND_M;
   const indexOptions: IndexOptions = {
     fanouts,
-    margin: 1 / 64,
+    margin,
+    quant: windowUnits(fanouts[0], margin, vertexBoundM),
     maxLeafVertices: values.leaf ? positiveInts('leaf', values.leaf)[0] : 256,
     fallbackDepth: 1,
     gapKm: 25,
     // The lite build (--simplify): vertices rounded to 1/5 of the border tolerance, no slot tables and
     // bounding boxes merged per 10° cell; a few MB instead of forty (docs/LITE.md).
-    vertexBoundM: config.simplify ? config.simplify.borderM / 5 : VERTEX_BOUND_M,
+    vertexBoundM,
     slots: !config.simplify,
     boxCellDeg: config.simplify ? 10 : 1,
   };

@@ -85,7 +85,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   const meta: DatasetMeta = {
     name: config.name,
     codes: config.codes,
-    params: { fanouts: params.fanouts, margin: params.margin },
+    params: { fanouts: params.fanouts, margin: params.margin, quant: params.quant },
     sources: withOsmCountries(config.sources, src),
     countries: src.countries,
     subdivisions: src.subdivisions,
@@ -99,7 +99,13 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
   // Slots serve region lookups among subdivisions; in a countries-only build those answer
   // nothing, so the slot tables are left out.
   const withSlots = params.slots && src.subdivisionParts.length > 0;
-  const { slots, subcodes, subwords, slotOf } = slotTables(index, params.fanouts[0], params.margin, withSlots);
+  const { slots, subcodes, subwords, slotOf } = slotTables(
+    index,
+    params.fanouts[0],
+    params.margin,
+    params.quant,
+    withSlots,
+  );
   const depth1 = depth1Tables(index, params.fanouts[0], slotOf);
   const sections: Record<string, Uint8Array> = {
     meta: new TextEncoder().encode(JSON.stringify(meta)),

@@ -46,7 +46,7 @@ interface SubdivisionRecord {
 export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEntry {
   b.stats.leafCells++;
   b.stats.maxLeafVertices = Math.max(b.stats.maxLeafVertices, leaf.vertices);
-  const shift = quantShift(leaf.cell, b.opts.margin, b.opts.vertexBoundM);
+  const shift = quantShift(leaf.cell, b.opts.margin, b.opts.quant, b.opts.vertexBoundM);
   const countryEntry = new Map<number, number>();
   const pending: SubdivisionRecord[] = [];
   for (const c of [...leaf.stage2.keys()].sort((x, y) => x - y)) {
@@ -54,7 +54,7 @@ export function writeLeaf(b: IndexBuilder, leaf: Leaf, uniform: number): CellEnt
     const { sDefault, table } = subdivisionDefault(b, c, s, leaf.cell, leaf.win);
     // With a table every polygon stays: the trimmed ones would answer a table cell's default.
     const kept = s.full ? s.kept : table ? s.items : trimTrailing(s.items, (p) => p.part.subdivision, sDefault);
-    const items = quantiseItems(kept, (p) => regionId(b.regions, c, p.part.subdivision), leaf.win, shift);
+    const items = quantiseItems(kept, (p) => regionId(b.regions, c, p.part.subdivision), leaf.win, shift, b.opts.quant);
     const regions = table ? Array.from(table, (v) => regionId(b.regions, c, v)) : null;
     if (items.length === 0 && !regions) countryEntry.set(c, regionId(b.regions, c, sDefault));
     else pending.push({ defaultEntry: regionId(b.regions, c, sDefault), items, country: c, table: regions });
@@ -109,8 +109,8 @@ function writeLeafRecords(
   countryEntry: Map<number, number>,
   uniform: number,
 ): CellEntry {
-  const [lo, hi] = cellSpan(b.opts.margin, shift);
-  const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win, shift);
+  const [lo, hi] = cellSpan(b.opts.margin, shift, b.opts.quant);
+  const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win, shift, b.opts.quant);
   // The country record's items point at the subdivision records: reserve it before them.
   const stage1 = cItems.length ? packRecords(cItems, lo, hi, shift, false) : [];
   const stage1At = stage1.length ? b.records.reserve(chainSize(stage1)) : -1;

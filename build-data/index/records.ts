@@ -24,13 +24,26 @@ import type { Piece } from './partition.js';
 export type RecordItem = [entry: number, rings: number[][]];
 
 /**
+ * Window units per side (layout.ts IndexParams quant): the fewest, at most QUANT_MAX, at which 2^s
+ * of them (s >= 1) span a square whose half diagonal is within `boundM` in a depth-1 leaf (a degree
+ * as METRES_PER_DEGREE). With power-of-two fanouts every deeper leaf gets the same unit; with 65535
+ * units the world's was 0.62 m where 1 m is allowed, and bits went to precision nobody asked for.
+ */
+export function windowUnits(fanout0: number, margin: number, boundM: number = VERTEX_BOUND_M): number {
+  const perUnit = (((1 + 2 * margin) / fanout0) * METRES_PER_DEGREE * Math.SQRT1_2) / boundM;
+  let s = 1;
+  while (perUnit * 2 ** s < (QUANT_MAX + 1) / 2) s++;
+  return Math.min(QUANT_MAX, Math.ceil(perUnit * 2 ** s));
+}
+
+/**
  * The shift of a leaf's records: its vertices are rounded to 2^shift window units, the coarsest
  * unit whose half diagonal stays within `boundM` (VERTEX_BOUND_M, coarser in the lite build; powers
  * of two, so the choice is exact), and at least 2 units (layout.ts DELTA_WIDTH_MAX; only leaves
  * wider than about 0.8° need it).
  */
-export function quantShift(cell: Box, margin: number, boundM: number = VERTEX_BOUND_M): number {
-  const unit = (Math.max(cell.x1 - cell.x0, cell.y1 - cell.y0) * (1 + 2 * margin)) / QUANT_MAX;
+export function quantShift(cell: Box, margin: number, quant: number, boundM: number = VERTEX_BOUND_M): number {
+  const unit = (Math.max(cell.x1 - cell.x0, cell.y1 - cell.y0) * (1 + 2 * margin)) / quant;
   const step = boundM / (0.5 * Math.SQRT2 * METRES_PER_DEGREE);
   let shift = 1;
   while (shift < 15 && unit * 2 ** (shift + 1) <= step) shift++;
@@ -38,10 +51,10 @@ export function quantShift(cell: Box, margin: number, boundM: number = VERTEX_BO
 }
 
 /** The ring in coarse units (2^shift window units), rounded and clamped; null when fewer than three distinct vertices are left. */
-function quantiseRing(r: Ring, win: Box, shift: number): number[] | null {
-  const top = QUANT_MAX >>> shift;
-  const sx = QUANT_MAX / 2 ** shift / (win.x1 - win.x0);
-  const sy = QUANT_MAX / 2 ** shift / (win.y1 - win.y0);
+function quantiseRing(r: Ring, win: Box, shift: number, quant: number): number[] | null {
+  const top = quant >>> shift;
+  const sx = quant / 2 ** shift / (win.x1 - win.x0);
+  const sy = quant / 2 ** shift / (win.y1 - win.y0);
   const out: number[] = [];
   const n = r.length >> 1;
   for (let i = 0; i < n; i++) {
@@ -56,10 +69,16 @@ function quantiseRing(r: Ring, win: Box, shift: number): number[] | null {
 }
 
 /** The pieces as record items, in order; a piece no ring of which survives quantisation is left out. */
-export function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, win: Box, shift: number): RecordItem[] {
+export function quantiseItems(
+  pieces: Piece[],
+  entryOf: (p: Piece) => number,
+  win: Box,
+  shift: number,
+  quant: number,
+): RecordItem[] {
   const items: RecordItem[] = [];
   for (const p of pieces) {
-    const rings = p.rings.map((r) => quantiseRing(r, win, shift)).filter((r): r is number[] => r !== null);
+    const rings = p.rings.map((r) => quantiseRing(r, win, shift, quant)).filter((r): r is number[] => r !== null);
     if (rings.length) items.push([entryOf(p), rings]);
   }
   return items;
@@ -69,8 +88,8 @@ export function quantiseItems(pieces: Piece[], entryOf: (p: Piece) => number, wi
  * The cell inside its window, in coarse units, widened to whole units: [lo, hi] on both axes.
  * Points a record is evaluated at lie in it.
  */
-export function cellSpan(margin: number, shift: number): [lo: number, hi: number] {
-  const qscale = QUANT_MAX / 2 ** shift / (1 + 2 * margin);
+export function cellSpan(margin: number, shift: number, quant: number): [lo: number, hi: number] {
+  const qscale = quant / 2 ** shift / (1 + 2 * margin);
   return [Math.floor(margin * qscale), Math.ceil((1 + margin) * qscale)];
 }
 

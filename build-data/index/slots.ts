@@ -33,9 +33,15 @@ const CLEARANCE = 1e-6;
 const PALETTE = 3;
 
 /** Slots for the record children of the depth-1 blocks, in grid order; none when the caller asks (a countries-only dataset: country lookups never read slots). */
-export function slotTables(index: BuiltIndex, fanout: number, margin: number, withSlots = true): SlotTables {
+export function slotTables(
+  index: BuiltIndex,
+  fanout: number,
+  margin: number,
+  quant: number,
+  withSlots = true,
+): SlotTables {
   const { grid, blocks, records } = index;
-  const qscale = 65535 / (1 + 2 * margin);
+  const qscale = quant / (1 + 2 * margin);
   const slotOf = new Int8Array(blocks.length).fill(-1);
   const children = fanout * fanout;
   const out: number[] = [];
@@ -51,7 +57,7 @@ export function slotTables(index: BuiltIndex, fanout: number, margin: number, wi
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
       slotOf[off + k] = n++;
       const arcs: number[][] = [];
-      arcsIn(records, e & VALUE_MASK, arcs);
+      arcsIn(records, e & VALUE_MASK, quant, arcs);
       const at = (i: number, j: number, n: number) => answerIn(records, e, arcs, i, j, n, margin, qscale);
       for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
       const words = packSlot(answers, e & VALUE_MASK);
@@ -154,15 +160,15 @@ function codeOf(words: number[], c: number): number {
 }
 
 /** The arcs (flat [x0, y0, x1, y1, …] in window units) of record r and of the records its entries lead to. */
-function arcsIn(records: Uint32Array, r: number, out: number[][]): void {
+function arcsIn(records: Uint32Array, r: number, quant: number, out: number[][]): void {
   const def = records[r + 1];
-  if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, out);
+  if (def >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, def & VALUE_MASK, quant, out);
   for (let i = 0; i < (records[r] & ITEM_MASK); i++) {
     const e = itemEntry(records, r, i);
-    if (e >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, e & VALUE_MASK, out);
+    if (e >>> TAG_SHIFT === TAG_RECORD) arcsIn(records, e & VALUE_MASK, quant, out);
   }
   const first = out.length;
-  readArcs(records, r, (arc, _mask, x, y) => (out[first + arc] ??= []).push(x, y));
+  readArcs(records, r, quant, (arc, _mask, x, y) => (out[first + arc] ??= []).push(x, y));
 }
 
 /** Whether any edge of the arc meets the closed box [x0, y0, x1, y1]. */

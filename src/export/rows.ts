@@ -17,7 +17,7 @@ export const EXPORT_LAYERS: readonly ExportLayer[] = ['country', 'subdivision'];
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq', 'csv-wkt'];
 
 /**
- * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 0.62 m
+ * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 1 m
  * quantisation bound, and fine enough that rounding folds no centimetre-sized zig-zag onto
  * itself (every row ST_IsValid: test/integration/export.test.ts).
  */
@@ -205,7 +205,7 @@ const SCALE = 10 ** EXPORT_DECIMALS;
 const num = (v: number): string => String(Math.round(v * SCALE) / SCALE);
 
 /**
- * Rings whose box is under this many degrees on both sides (about 0.1 m, inside the 0.62 m
+ * Rings whose box is under this many degrees on both sides (about 0.1 m, inside the 1 m
  * quantisation bound) are slivers where table cells meet: dropped, or two of them can overlap.
  */
 const SLIVER_DEG = 1e-6;

@@ -6,6 +6,7 @@ import Flatbush from 'flatbush';
 import { DataError } from '../lookup/errors.js';
 import {
   BR8_SLOTS,
+  QUANT_MAX,
   DEPTH1_BASE_WORDS,
   GRID_COLS,
   GRID_ROWS,
@@ -112,7 +113,7 @@ export interface Dataset {
   records: Uint32Array;
   fanouts: Int32Array;
   margin: number;
-  /** Quantisation scale: window fraction → window units (QUANT_MAX per side). */
+  /** Quantisation scale: window fraction → window units (meta.params.quant per side). */
   qscale: number;
   regionCountry: Int32Array;
   /** -1 where the region has no subdivision. */
@@ -220,7 +221,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     records,
     fanouts: Int32Array.from(meta.params.fanouts),
     margin,
-    qscale: 65535 / (1 + 2 * margin),
+    qscale: meta.params.quant / (1 + 2 * margin),
     regionCountry,
     regionSubdivision,
     countryCodes,
@@ -273,6 +274,8 @@ function readMeta(payload: Uint8Array, name: string): DatasetMeta {
     throw new DataError(`${name}: first index fanout ${fanouts[0]} above 8 (corrupted metadata)`);
   if (typeof margin !== 'number' || !(margin >= 0 && margin < 1))
     throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
+  if (!Number.isInteger(meta.params.quant) || meta.params.quant < 2 || meta.params.quant > QUANT_MAX)
+    throw new DataError(`${name}: index window units out of range (corrupted metadata)`);
   return meta;
 }
 

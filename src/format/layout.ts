@@ -51,7 +51,7 @@ export const VALUE_MASK = 0x3fffffff;
  * (low half first; a last odd half is zero).
  * RECORD_SUBDIVISIONS marks a record that lists one country's subdivisions, so a country-only lookup
  * can stop there without testing them: its country is that of the region its defaults end at.
- * Vertices are quantised over the cell window, 0..QUANT_MAX per axis, then rounded to multiples of
+ * Vertices are quantised over the cell window, 0..quant (IndexParams) per axis, then rounded to multiples of
  * 2^shift units (the build picks the shift that keeps a vertex within VERTEX_BOUND_M of its source);
  * the stream holds them in those coarse units. It is a bit stream, each word read from its low bit
  * up, of arcs back to back: a vertex count (countBits bits, at least 2; 0 ends the stream: the rest
@@ -66,6 +66,7 @@ export const VALUE_MASK = 0x3fffffff;
  * Edges no +x ray from a point of the cell can cross (left of, above or below the cell;
  * horizontal ones outside it) are not stored, so arcs are open lines.
  */
+/** The most window units per side (IndexParams quant): a coarse coordinate fits 15 bits. */
 export const QUANT_MAX = 65535;
 export const RECORD_HEADER = 2;
 export const ITEM_BITS = 5;
@@ -132,12 +133,14 @@ export function streamField(rec: Uint32Array, from: number, b: number, bits: num
 }
 
 /**
- * Reads the arcs of the record at r, checking that they fit its stream exactly; calls
- * `vertex(arc, mask, x, y)` for each vertex in window units. Returns null, or what is malformed.
+ * Reads the arcs of the record at r, checking that they fit its stream exactly and every vertex
+ * its window of `quant` units per side; calls `vertex(arc, mask, x, y)` for each vertex in window
+ * units. Returns null, or what is malformed.
  */
 export function readArcs(
   rec: Uint32Array,
   r: number,
+  quant: number,
   vertex?: (arc: number, mask: number, x: number, y: number) => void,
 ): string | null {
   const head = rec[r];
@@ -149,7 +152,7 @@ export function readArcs(
   if (shift === 0) return 'shift 0';
   const countBits = (head >>> RECORD_COUNT_BITS_AT) & 15;
   const unit = 2 ** shift;
-  const top = QUANT_MAX >>> shift;
+  const top = quant >>> shift;
   const end = (to - from) * 32;
   const header = countBits + n + 2 * DELTA_WIDTH_BITS + 2 * (16 - shift);
   if (n > MAX_RECORD_ITEMS) return 'too many items';
@@ -271,6 +274,11 @@ export interface IndexParams {
   fanouts: number[];
   /** Clip-window margin as a fraction of the cell side, on every side. */
   margin: number;
+  /**
+   * Window units per side of a record's window, at most QUANT_MAX: the build picks the number at
+   * which a coarse unit comes just within its vertex bound (build-data/index/records.ts windowUnits).
+   */
+  quant: number;
 }
 
 /** How many of the 16 two-bit codes in `word` are SLOT_MIXED (3): a popcount of the both-bits-set pairs. */

@@ -158,7 +158,7 @@ export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord 
   const items: LeafEntry[] = [];
   for (let i = 0; i < (rec[record] & ITEM_MASK); i++) items.push(leafEntry(itemEntry(rec, record, i)));
   const arcs: number[][] = [];
-  readArcs(rec, record, (arc, _mask, x, y) => (arcs[arc] ??= []).push(ox + x * sx, oy + y * sy));
+  readArcs(rec, record, ds.meta.params.quant, (arc, _mask, x, y) => (arcs[arc] ??= []).push(ox + x * sx, oy + y * sy));
   const lines = arcs.map((a) => Float64Array.from(a));
   const def = rec[record + 1];
   if (def >>> TAG_SHIFT !== TAG_TABLE)

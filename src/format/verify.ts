@@ -72,7 +72,7 @@ export function verifyIndex(ds: Dataset, name: string): void {
   const countryCount = ds.countryCodes.length;
   const fanouts = ds.meta.params.fanouts;
   const maxBlock = Math.max(...fanouts.map((f) => f * f));
-  const starts = recordStarts(records, regionCount, bad);
+  const starts = recordStarts(records, regionCount, ds.meta.params.quant, bad);
   for (let i = 0; i < grid.length; i++) {
     const e = grid[i];
     const tag = e >>> TAG_SHIFT;
@@ -142,11 +142,16 @@ function isStart(starts: Uint32Array, v: number): boolean {
  * point forward, so no lookup can loop; whether each lands on a record start is known only at
  * the end of the pass, so they are kept until then (few: a country's subdivisions inside a cell).
  */
-function recordStarts(records: Uint32Array, regionCount: number, bad: (what: string) => never): Uint32Array {
+function recordStarts(
+  records: Uint32Array,
+  regionCount: number,
+  quant: number,
+  bad: (what: string) => never,
+): Uint32Array {
   const starts = new Uint32Array((records.length >>> 5) + 1);
   const forward: number[] = [];
   for (let r = 0; r < records.length; ) {
-    const next = scanRecords(records, r, Math.min(records.length, r + CHUNK), starts, regionCount, forward);
+    const next = scanRecords(records, r, Math.min(records.length, r + CHUNK), starts, regionCount, quant, forward);
     if (next < 0) bad(`record at ${-1 - next} is malformed or holds an invalid entry`);
     r = next;
   }
@@ -267,6 +272,7 @@ function scanRecords(
   stop: number,
   starts: Uint32Array,
   regionCount: number,
+  quant: number,
   forward: number[],
 ): number {
   const len = records.length;
@@ -292,7 +298,7 @@ function scanRecords(
       else if (i >= 0 || e >>> TAG_SHIFT !== TAG_TABLE || (head & RECORD_SUBDIVISIONS) === 0) return -1 - r;
     }
     // Whole arcs fill the record's stream, each vertex inside the window.
-    if (readArcs(records, r) !== null) return -1 - r;
+    if (readArcs(records, r, quant) !== null) return -1 - r;
     const def = records[r + 1];
     if (def >>> TAG_SHIFT === TAG_TABLE) {
       // Right after the arcs; its regions (the palette, or every id of a full table) in range.

@@ -153,7 +153,7 @@ function* plan(
 interface EditedMeta {
   countries: unknown[];
   subdivisions: { code: string; parent: string }[];
-  params: { fanouts: number[]; margin: unknown };
+  params: { fanouts: number[]; margin: unknown; quant: unknown };
 }
 
 function subdivisionIn(m: EditedMeta, test: (s: { code: string; parent: string }) => boolean) {
@@ -291,6 +291,8 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
       /first index fanout 9 above 8/,
     ],
     ['a margin that is a string', (m) => void (m.params.margin = 'x'), /margin/],
+    ['window units past 16 bits', (m) => void (m.params.quant = 70000), /window units out of range/],
+    ['no window units', (m) => void delete m.params.quant, /window units out of range/],
     ['metadata that is an array', () => [], /lacks code tables/],
     ['metadata that is null', () => null, /lacks code tables/],
   ];

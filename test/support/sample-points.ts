@@ -2,8 +2,8 @@
 // cities, near polygon outlines. The same seed gives the same points on every run and machine.
 
 import { createRequire } from 'node:module';
-import { quantShift } from '../../build-data/index/records.js';
-import { METRES_PER_DEGREE, QUANT_MAX } from '../../src/format/layout.js';
+import { quantShift, windowUnits } from '../../build-data/index/records.js';
+import { METRES_PER_DEGREE } from '../../src/format/layout.js';
 
 /** A source of uniform numbers in [0, 1). */
 export type Rng = () => number;
@@ -131,6 +131,7 @@ export function foldLongitude(lon: number): number {
 export const QUANTISATION_BOUND_M = (() => {
   const side = 1 / 8;
   const margin = 1 / 64;
-  const unit = (side * (1 + 2 * margin) * 2 ** quantShift({ x0: 0, y0: 0, x1: side, y1: side }, margin)) / QUANT_MAX;
+  const quant = windowUnits(8, margin);
+  const unit = (side * (1 + 2 * margin) * 2 ** quantShift({ x0: 0, y0: 0, x1: side, y1: side }, margin, quant)) / quant;
   return 0.5 * Math.SQRT2 * unit * METRES_PER_DEGREE;
 })();
