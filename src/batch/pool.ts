@@ -11,7 +11,7 @@ import type { DatasetShare, RowSetup } from './worker.js';
 /** Input bytes the workers warm up on before the first job. */
 const WARM_BYTES = 256 << 10;
 
-/** The worker: dist/batch-worker.js / .cjs beside the bundled CLI, or src/batch/worker.ts from the sources. */
+/** The worker: dist/batch-worker.js beside the bundled CLI, or src/batch/worker.ts from the sources. */
 function startWorker(): Worker {
   return startModuleWorker(import.meta.url, './worker.ts', 'batch-worker');
 }

@@ -188,15 +188,9 @@ describe('the packed package installed into another project', () => {
     // dist/ as `npm run build` makes it, into a private folder (test/integration/package.test.ts rebuilds
     // the shared dist/ at the same time); no declarations, which this test does not need.
     const { build } = await import('tsup');
-    const { default: config } = await import('../../tsup.config.js');
-    await build({
-      ...(config as object),
-      config: false,
-      outDir: join(pkg, 'dist'),
-      dts: false,
-      sourcemap: false,
-      silent: true,
-    });
+    const { default: configs } = await import('../../tsup.config.js');
+    for (const config of configs as object[])
+      await build({ ...config, config: false, outDir: join(pkg, 'dist'), dts: false, sourcemap: false, silent: true });
     copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
     place(dataset, join(pkg, 'dist-data', 'world.geolookup'));
     const npm = (args: string[], cwd: string) =>
