@@ -122,7 +122,6 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     blockregion8: bytesOf(depth1.blockRegion8),
     subcodes: bytesOf(subcodes),
     subwords: bytesOf(subwords),
-    depth1country: bytesOf(depth1.depth1Country),
   };
   let size = align8(8 + SECTIONS.length * 8);
   const offsets: number[] = [];

@@ -1,8 +1,8 @@
 // The depth-1 level in its compact form (layout.ts): blocks hung from the grid keep no entry per
 // child. A child is a byte in blockregion8 (a region near the block's base, a record slot, no
-// country, or the index of a "wide" entry) beside its country byte in depth1country; only wide
-// children (a child block, a region far from the base, a record without a slot) keep an entry,
-// at the front of `blocks`. Deeper blocks follow, unchanged but for their offsets.
+// country, or the index of a "wide" entry); only wide children (a child block, a region far from
+// the base, a record without a slot) keep an entry, with its country byte, at the front of
+// `blocks`. Deeper blocks follow, unchanged but for their offsets.
 
 import {
   BR8_NO_COUNTRY,
@@ -26,7 +26,6 @@ export interface Depth1Tables {
   depth1Bases: Uint32Array;
   /** Per depth-1 child (block number · fanout² + child). */
   blockRegion8: Uint8Array;
-  depth1Country: Uint8Array;
 }
 
 /** `slotOf`: per entry of the built blocks, the child's slot number within its block, -1 for none (slots.ts). */
@@ -46,7 +45,6 @@ export function depth1Tables(index: BuiltIndex, fanout: number, slotOf: Int8Arra
     owners.push(off);
   }
   const blockRegion8 = new Uint8Array(owners.length * children);
-  const depth1Country = new Uint8Array(owners.length * children);
   const depth1Bases = new Uint32Array(owners.length * DEPTH1_BASE_WORDS);
   const wide: number[] = [];
   const wideCountry: number[] = [];
@@ -61,7 +59,6 @@ export function depth1Tables(index: BuiltIndex, fanout: number, slotOf: Int8Arra
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       const at = d * children + k;
-      depth1Country[at] = blockCountry[off + k];
       if (slotOf[off + k] >= 0) blockRegion8[at] = BR8_SLOT + slotOf[off + k];
       else if (e === 0) blockRegion8[at] = BR8_NO_COUNTRY;
       else if (e >>> TAG_SHIFT === 0 && e >= base && e < base + BR8_SPAN) blockRegion8[at] = e - base;
@@ -91,7 +88,7 @@ export function depth1Tables(index: BuiltIndex, fanout: number, slotOf: Int8Arra
     outBlocks[j] = relocate(blocks[i]);
     outCountry[j++] = blockCountry[i];
   }
-  return { grid, blocks: outBlocks, blockCountry: outCountry, depth1Bases, blockRegion8, depth1Country };
+  return { grid, blocks: outBlocks, blockCountry: outCountry, depth1Bases, blockRegion8 };
 }
 
 /**

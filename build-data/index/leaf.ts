@@ -111,11 +111,12 @@ function writeLeafRecords(
 ): CellEntry {
   const [lo, hi] = cellSpan(b.opts.margin, shift, b.opts.quant);
   const cItems = quantiseItems(leaf.cItems, (p) => p.part.country, leaf.win, shift, b.opts.quant);
+  const chains = pending.map((p) => ({ ...p, chain: packRecords(p.items, lo, hi, shift, true) }));
   // The country record's items point at the subdivision records: reserve it before them.
   const stage1 = cItems.length ? packRecords(cItems, lo, hi, shift, false) : [];
+  if (stage1.length) halveCountryItems(stage1, chains, countryEntry);
   const stage1At = stage1.length ? b.records.reserve(chainSize(stage1)) : -1;
-  for (const { defaultEntry, items, country, table } of pending) {
-    const chain = packRecords(items, lo, hi, shift, true);
+  for (const { defaultEntry, chain, country, table } of chains) {
     const at = writeChain(b, chain, country, defaultEntry, table);
     countryEntry.set(country, ((TAG_RECORD << TAG_SHIFT) | at) >>> 0);
   }
@@ -125,6 +126,34 @@ function writeLeafRecords(
   for (const r of stage1) r.entries = r.entries.map((c) => countryEntry.get(c)!);
   writeChain(b, stage1, -1, defaultEntry, null, stage1At);
   return { entry: ((TAG_RECORD << TAG_SHIFT) | stage1At) >>> 0, country: uniform };
+}
+
+/**
+ * Lists the country records' items as halves (layout.ts) when every region among them fits 15
+ * bits and every subdivision chain starts within 32,767 words of the record naming it: decided
+ * before the country chain is reserved, from the sizes of the chains written right after it.
+ */
+function halveCountryItems(
+  stage1: RecordWords[],
+  chains: { country: number; chain: RecordWords[]; table: number[] | null }[],
+  countryEntry: Map<number, number>,
+): void {
+  for (const r of stage1) r.half = true;
+  const chainAt = new Map<number, number>();
+  let end = chainSize(stage1);
+  for (const c of chains) {
+    chainAt.set(c.country, end);
+    end += chainSize(c.chain) + (c.table ? packTable(c.table).length : 0);
+  }
+  let start = 0;
+  for (const r of stage1) {
+    const fits = (c: number) => (chainAt.has(c) ? chainAt.get(c)! - start < 0x8000 : countryEntry.get(c)! < 0x8000);
+    if (!r.entries.every(fits)) {
+      for (const s of stage1) s.half = false;
+      return;
+    }
+    start += recordSize(r);
+  }
 }
 
 function chainSize(chain: RecordWords[]): number {

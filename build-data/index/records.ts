@@ -8,6 +8,7 @@ import {
   METRES_PER_DEGREE,
   QUANT_MAX,
   RECORD_COUNT_BITS_AT,
+  HALF_RECORD,
   RECORD_HALF_ITEMS,
   RECORD_HEADER,
   RECORD_SHIFT_AT,
@@ -15,6 +16,9 @@ import {
   RECORD_WORDS_AT,
   TABLE_FULL,
   TABLE_PALETTE,
+  TAG_RECORD,
+  TAG_SHIFT,
+  VALUE_MASK,
   VERTEX_BOUND_M,
 } from '../../src/format/layout.js';
 import type { Box, Ring } from './clip.js';
@@ -176,14 +180,15 @@ export interface RecordWords {
   stream: number[];
   /** Head bits of the shift and the count width. */
   info: number;
-  /** Items as Uint16 halves (a country's subdivision record: region ids). */
+  /** Items as Uint16 halves (layout.ts RECORD_HALF_ITEMS): regions, and records close after this one. */
   half: boolean;
   vertices: number;
 }
 
 /**
  * The items as records of at most MAX_RECORD_ITEMS items, each one's default the next. A country's
- * subdivision records (`subdivisions`) list region ids, stored as halves when they fit.
+ * subdivision records (`subdivisions`) list region ids, stored as halves when they fit; a country
+ * record's halves are decided once its items' targets are placed (leaf.ts).
  */
 export function packRecords(
   items: RecordItem[],
@@ -196,7 +201,7 @@ export function packRecords(
   for (let s = 0; s === 0 || s < items.length; s += MAX_RECORD_ITEMS) {
     const part = items.slice(s, s + MAX_RECORD_ITEMS);
     const entries = part.map(([e]) => e);
-    const half = subdivisions && entries.every((e) => e <= 0xffff);
+    const half = subdivisions && entries.every((e) => e < HALF_RECORD);
     out.push({ entries, half, ...packArcs(arcsOf(part, lo, hi), part.length, shift) });
   }
   return out;
@@ -239,8 +244,8 @@ function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWo
     const wy = Math.max(1, bitLength(dy.reduce((m, d) => Math.max(m, d), 0)));
     put(vs.length, countBits);
     put(mask, items);
-    put(wx, DELTA_WIDTH_BITS);
-    put(wy, DELTA_WIDTH_BITS);
+    put(wx - 1, DELTA_WIDTH_BITS);
+    put(wy - 1, DELTA_WIDTH_BITS);
     put(vs[0] & 0xffff, 16 - shift);
     put(vs[0] >>> 16, 16 - shift);
     for (let k = 0; k < dx.length; k++) {
@@ -251,6 +256,14 @@ function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWo
   }
   if (used > 0) stream.push(cur >>> 0);
   return { stream, info: (shift << RECORD_SHIFT_AT) | (countBits << RECORD_COUNT_BITS_AT), vertices };
+}
+
+/** An item entry as a half (layout.ts RECORD_HALF_ITEMS): a region, or HALF_RECORD | the record's distance from `at`. */
+function half(e: number, at: number): number {
+  const v = e >>> TAG_SHIFT === TAG_RECORD ? HALF_RECORD | ((e & VALUE_MASK) - at) : e;
+  if (v >= 0x10000 || v === HALF_RECORD || (e >>> TAG_SHIFT !== TAG_RECORD && v >= HALF_RECORD))
+    throw new Error(`item entry ${e} of the record at ${at} does not fit a half`);
+  return v;
 }
 
 /** Words the record's items take. */
@@ -281,7 +294,7 @@ export function writeRecord(
   data[at + 1] = defaultEntry;
   const items = at + RECORD_HEADER;
   if (!r.half) data.set(r.entries, items);
-  else for (let i = 0; i < r.entries.length; i++) data[items + (i >>> 1)] |= r.entries[i] << ((i & 1) << 4);
+  else for (let i = 0; i < r.entries.length; i++) data[items + (i >>> 1)] |= half(r.entries[i], at) << ((i & 1) << 4);
   data.set(r.stream, items + itemWords(r));
   return r.vertices;
 }

@@ -61,6 +61,8 @@ export function slotTables(
       const at = (i: number, j: number, n: number) => answerIn(records, e, arcs, i, j, n, margin, qscale);
       for (let c = 0; c < answers.length; c++) answers[c] = at(c % SLOT_GRID, Math.floor(c / SLOT_GRID), SLOT_GRID);
       const words = packSlot(answers, e & VALUE_MASK);
+      // Country lookups read the child's country byte here (layout.ts).
+      words[1] = (words[1] | (index.blockCountry[off + k] << 16)) >>> 0;
       words[3] = subcodes.length;
       const palette = [words[0] & 0xffff, words[0] >>> 16, words[1]];
       for (let c = 0; c < answers.length; c++) {

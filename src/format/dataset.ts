@@ -97,8 +97,6 @@ export interface Dataset {
   gridCountry: Uint8Array;
   /** Per depth-1 block: slot base, region base, wide base, slot count (layout.ts). */
   depth1Bases: Uint32Array;
-  /** Per depth-1 child: its single country + 2 (1 = none), 0 = several. */
-  depth1Country: Uint8Array;
   /** SLOT_WORDS per slot ordinal: palette, record offset, sub-cell codes (layout.ts). */
   slots: Uint32Array;
   /** Per mixed slot sub-cell, the index in subwords of its code word (layout.ts). */
@@ -173,18 +171,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
   const meta = readMeta(payload, name);
   const sections = readSections(payload, name, meta.params.fanouts[0]);
-  const {
-    grid,
-    gridCountry,
-    depth1Bases,
-    depth1Country,
-    slots,
-    subcodes,
-    subwords,
-    blocks,
-    blockCountry,
-    blockRegion8,
-  } = sections;
+  const { grid, gridCountry, depth1Bases, slots, subcodes, subwords, blocks, blockCountry, blockRegion8 } = sections;
   const { records, regions, parts, partCodes } = sections;
   const countryCodes = meta.countries.map((c) => c.code);
   const subdivisionCodes = meta.subdivisions.map((s) => s.code);
@@ -211,7 +198,6 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     grid,
     gridCountry,
     depth1Bases,
-    depth1Country,
     slots,
     subcodes,
     subwords,
@@ -311,13 +297,8 @@ function readSections(payload: Uint8Array, name: string, f0: number) {
   const slots = typed(at('slots'), Uint32Array, name, 'slots');
   if (slots.length % SLOT_WORDS !== 0) throw new DataError(`${name}: slots section has a ragged length`);
   const blockRegion8 = at('blockregion8');
-  const depth1Country = at('depth1country');
-  for (const [s, bytes] of [
-    ['blockregion8', blockRegion8],
-    ['depth1country', depth1Country],
-  ] as const)
-    if (bytes.length !== depth1Children)
-      throw new DataError(`${name}: ${s} has ${bytes.length} entries, expected ${depth1Children}`);
+  if (blockRegion8.length !== depth1Children)
+    throw new DataError(`${name}: blockregion8 has ${blockRegion8.length} entries, expected ${depth1Children}`);
   const subcodes = typed(at('subcodes'), Uint16Array, name, 'subcodes');
   const subwords = typed(at('subwords'), Uint32Array, name, 'subwords');
   if (partCodes.length !== parts.numItems)
@@ -332,7 +313,6 @@ function readSections(payload: Uint8Array, name: string, f0: number) {
     parts,
     partCodes,
     depth1Bases,
-    depth1Country,
     slots,
     blockRegion8,
     subcodes,

@@ -18,7 +18,6 @@ export const SECTIONS = [
   'blockregion8',
   'subcodes',
   'subwords',
-  'depth1country',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -30,7 +29,7 @@ export const GRID_ROWS = 180;
  * A cell entry is a Uint32. The top two bits say what the low 30 bits are:
  *   0: a region id (0 = no country here)
  *   1: in `grid`, the number d of a depth-1 block, whose children (fanout[0]², row-major from
- *      the south-west) are bytes at d · fanout[0]² in blockregion8 and depth1country (below);
+ *      the south-west) are bytes at d · fanout[0]² in blockregion8 (below);
  *      in `blocks`, the offset of a child block: fanout² entries, row-major from the south-west,
  *      with `blockcountry` holding, at the same offsets, each child's single country + 2
  *      (1 = no country, 0 = several), so country lookups stop a level early
@@ -47,8 +46,9 @@ export const VALUE_MASK = 0x3fffffff;
  * Record: [head, defaultEntry, items, arc stream (streamWords words)], the head holding the item
  * count n (ITEM_BITS), the flags RECORD_SUBDIVISIONS and RECORD_HALF_ITEMS, the shift (4 bits at
  * RECORD_SHIFT_AT), the count width (4 bits at RECORD_COUNT_BITS_AT) and streamWords (the rest, at
- * RECORD_WORDS_AT). Items are n entries, or with RECORD_HALF_ITEMS n Uint16 region ids, two per word
- * (low half first; a last odd half is zero).
+ * RECORD_WORDS_AT). Items are n entries, or with RECORD_HALF_ITEMS n Uint16 halves, two per word
+ * (low half first; a last odd half is zero): h < HALF_RECORD is region h, else the record at
+ * r + (h - HALF_RECORD), r the record's own offset (1 to 32,767 words on).
  * RECORD_SUBDIVISIONS marks a record that lists one country's subdivisions, so a country-only lookup
  * can stop there without testing them: its country is that of the region its defaults end at.
  * Vertices are quantised over the cell window, 0..quant (IndexParams) per axis, then rounded to multiples of
@@ -56,7 +56,7 @@ export const VALUE_MASK = 0x3fffffff;
  * the stream holds them in those coarse units. It is a bit stream, each word read from its low bit
  * up, of arcs back to back: a vertex count (countBits bits, at least 2; 0 ends the stream: the rest
  * of the last word is zero), the item mask (n bits, non-zero), the widths wx and wy
- * (DELTA_WIDTH_BITS each, 1 to DELTA_WIDTH_MAX), the first vertex (16 − shift bits for x, then
+ * (DELTA_WIDTH_BITS each, the width minus one: 1 to DELTA_WIDTH_MAX), the first vertex (16 − shift bits for x, then
  * for y), then each further vertex as zigzag deltas from the one before (wx bits for x, wy for y).
  * An arc's edges join consecutive vertices; an edge belongs to the items of its mask, and each is
  * stored once however many items it bounds.
@@ -76,15 +76,17 @@ export const RECORD_HALF_ITEMS = 1 << 6;
 export const RECORD_SHIFT_AT = 7;
 export const RECORD_COUNT_BITS_AT = 11;
 export const RECORD_WORDS_AT = 15;
+export const HALF_RECORD = 0x8000;
 /** Items per record (bits of an arc's mask); a leaf with more chains records through their defaults. */
 export const MAX_RECORD_ITEMS = 16;
 /** Vertices per arc: a count fits 15 bits. */
 export const ARC_MAX_VERTICES = 0x7fff;
 /**
- * Bits of each delta width field. The shift is at least 1, so coordinates fit 15 bits, a zigzag
- * delta 16, and a vertex's two deltas one 32-bit field (locate.ts reads them at once).
+ * Bits of each delta width field, which holds the width minus one. The shift is at least 1, so
+ * coordinates fit 15 bits, a zigzag delta 16, and a vertex's two deltas one 32-bit field
+ * (locate.ts reads them at once).
  */
-export const DELTA_WIDTH_BITS = 5;
+export const DELTA_WIDTH_BITS = 4;
 export const DELTA_WIDTH_MASK = (1 << DELTA_WIDTH_BITS) - 1;
 export const DELTA_WIDTH_MAX = 16;
 /**
@@ -103,8 +105,9 @@ export function itemWords(head: number): number {
 
 /** Entry of item i of the record at r. */
 export function itemEntry(rec: Uint32Array, r: number, i: number): number {
-  if (rec[r] & RECORD_HALF_ITEMS) return (rec[r + RECORD_HEADER + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff;
-  return rec[r + RECORD_HEADER + i];
+  if ((rec[r] & RECORD_HALF_ITEMS) === 0) return rec[r + RECORD_HEADER + i];
+  const h = (rec[r + RECORD_HEADER + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff;
+  return h < HALF_RECORD ? h : ((TAG_RECORD << TAG_SHIFT) | (r + h - HALF_RECORD)) >>> 0;
 }
 
 /** Offset of the record's arc stream. */
@@ -166,16 +169,15 @@ export function readArcs(
     b += countBits;
     const mask = streamField(rec, from, b, n);
     b += n;
-    const wx = streamField(rec, from, b, DELTA_WIDTH_BITS);
+    const wx = streamField(rec, from, b, DELTA_WIDTH_BITS) + 1;
     b += DELTA_WIDTH_BITS;
-    const wy = streamField(rec, from, b, DELTA_WIDTH_BITS);
+    const wy = streamField(rec, from, b, DELTA_WIDTH_BITS) + 1;
     b += DELTA_WIDTH_BITS;
     let x = streamField(rec, from, b, 16 - shift);
     b += 16 - shift;
     let y = streamField(rec, from, b, 16 - shift);
     b += 16 - shift;
-    if (count < 2 || mask === 0 || wx === 0 || wy === 0 || wx > DELTA_WIDTH_MAX || wy > DELTA_WIDTH_MAX)
-      return 'bad arc header';
+    if (count < 2 || mask === 0) return 'bad arc header';
     if (b + (count - 1) * (wx + wy) > end) return 'arc past its stream';
     for (let k = 0; ; k++) {
       if (x < 0 || y < 0 || x > top || y > top) return 'vertex outside the window';
@@ -217,7 +219,7 @@ export function tableWords(first: number): number {
   return first === TABLE_FULL ? TABLE_FULL_WORDS : TABLE_PALETTE_WORDS;
 }
 /**
- * gridcountry / blockcountry / depth1country (one byte per cell, entry or depth-1 child): country index + 2; 1 = no country;
+ * gridcountry / blockcountry / a slot's country byte (one byte per cell, entry or depth-1 child): country index + 2; 1 = no country;
  * 0 = several countries, or one whose index + 2 does not fit a byte (keep descending: exact,
  * only slower, for datasets of more than 253 countries).
  */
@@ -227,8 +229,8 @@ export function countryByte(uniform: number): number {
 // Flatbush items are polygon parts; boxcodes (Int32) names each: >= 0 country index, < 0 is -1 - subdivision index.
 
 /**
- * Depth-1 blocks keep no `blocks` entry per child. Per child, blockregion8 holds a byte v and
- * depth1country its country byte; `depth1bases` holds DEPTH1_BASE_WORDS words per block d:
+ * Depth-1 blocks keep no `blocks` entry per child. Per child, blockregion8 holds a byte v;
+ * `depth1bases` holds DEPTH1_BASE_WORDS words per block d:
  * [slot base, region base, wide base, slot count n]. Near populated places most lookups end at
  * depth 1, and one byte there keeps four times as many cells in the CPU cache as an entry.
  *   v < BR8_SPAN: region (region base) + v
@@ -242,6 +244,7 @@ export function countryByte(uniform: number): number {
  * BR8_SLOTS per block. `slots` holds SLOT_WORDS words per ordinal (32 bytes, so one never
  * straddles a cache line when the dataset is 32-byte aligned in memory):
  *   word 0: palette regions 0 (low half) and 1 (high half); word 1: palette region 2 (low half)
+ *     and the child's country byte (high half, as blockcountry: country lookups stop there)
  *   word 2: the record's offset in `records`; word 3: the index in `subcodes` of the entry of the
  *     slot's first mixed sub-cell (code 3)
  *   words 4-7: SLOT_GRID² 2-bit codes, sub-cells row-major from the south-west, 16 per word

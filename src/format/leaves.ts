@@ -108,12 +108,12 @@ export function forEachLeaf(
     const f = ds.fanouts[depth];
     // A depth-1 block is a number whose children are bytes; deeper blocks are offsets in blocks.
     const first = depth === 0 ? (e & VALUE_MASK) * f * f : e & VALUE_MASK;
-    const countries = depth === 0 ? ds.depth1Country : ds.blockCountry;
     for (let cy = 0; cy < f; cy++) {
       for (let cx = 0; cx < f; cx++) {
         const child = childCell(cell, f, f, cx, cy);
         const at = first + cy * f + cx;
-        if (countryOnly && countries[at] !== 0) visit(child, { kind: 'country', country: countries[at] - 2 });
+        const country = depth === 0 ? depth1Country(ds, at) : ds.blockCountry[at];
+        if (countryOnly && country !== 0) visit(child, { kind: 'country', country: country - 2 });
         else walk(depth === 0 ? depth1Entry(ds, at) : ds.blocks[at], child, depth + 1);
       }
     }
@@ -135,6 +135,22 @@ export function depth1Entry(ds: Dataset, at: number): number {
   const j = v - BR8_SLOT;
   if (j < n) return ((TAG_RECORD << TAG_SHIFT) | ds.slots[(slotBase + j) * SLOT_WORDS + 2]) >>> 0;
   return ds.blocks[wideBase + j - n];
+}
+
+/**
+ * The country of depth-1 child `at` as blockcountry would give it (country + 2, 1 none, 0 several):
+ * its region's, or the byte beside its slot or wide entry (layout.ts). locate.ts reads it so too.
+ */
+export function depth1Country(ds: Dataset, at: number): number {
+  const f0 = ds.fanouts[0];
+  const b = Math.floor(at / (f0 * f0)) * DEPTH1_BASE_WORDS;
+  const [slotBase, regionBase, wideBase, n] = ds.depth1Bases.subarray(b, b + DEPTH1_BASE_WORDS);
+  const v = ds.blockRegion8[at];
+  if (v < BR8_SPAN) return ds.regionCountry[regionBase + v] + 2;
+  if (v === BR8_NO_COUNTRY) return 1;
+  const j = v - BR8_SLOT;
+  if (j < n) return ds.slots[(slotBase + j) * SLOT_WORDS + 1] >>> 16;
+  return ds.blockCountry[wideBase + j - n];
 }
 
 /** Country index of a record that lists one country's subdivisions, else -1. */

@@ -102,7 +102,8 @@ export function verifyIndex(ds: Dataset, name: string): void {
   }
   let subcodes = 0;
   for (let from = 0; from < slotWords.length; from += CHUNK) {
-    subcodes = scanSlots(slotWords, from, Math.min(slotWords.length, from + CHUNK), regionCount, subcodes);
+    const to = Math.min(slotWords.length, from + CHUNK);
+    subcodes = scanSlots(slotWords, from, to, regionCount, countryCount + 1, subcodes);
     if (subcodes < 0) bad(`slot ${-1 - subcodes} names a region out of range or misplaces its sub-cell codes`);
   }
   const subcodeCount = ds.subcodes.length;
@@ -111,7 +112,7 @@ export function verifyIndex(ds: Dataset, name: string): void {
   for (let i = 0; i < indexes.length; i++)
     if (indexes[i] >= subwords.length)
       bad(`subcodes entry ${i} names word ${indexes[i]} of ${subwords.length} subwords`);
-  const depth1 = scanDepth1(ds, starts, fanouts[0] * fanouts[0], countryCount + 1);
+  const depth1 = scanDepth1(ds, starts, fanouts[0] * fanouts[0]);
   if (typeof depth1 === 'string') bad(depth1);
   // Every slot is the slot of one depth-1 record child (the lookup reads them at depth 1 only).
   if (depth1.slots !== slotWords.length / SLOT_WORDS) bad('record slots outside the depth-1 blocks');
@@ -199,15 +200,25 @@ function scanBlocks(
 }
 
 /**
- * Checks the slots in words [from, to): palette regions in range, and the subcodes of each slot's
+ * Checks the slots in words [from, to): palette regions in range, the country byte a country or
+ * 0 / 1, and the subcodes of each slot's
  * mixed sub-cells right after the previous slot's (`sub` of them so far). Returns the count after
  * the last slot, or -1 − the first bad slot.
  */
-function scanSlots(words: Uint32Array, from: number, to: number, regionCount: number, sub: number): number {
+function scanSlots(
+  words: Uint32Array,
+  from: number,
+  to: number,
+  regionCount: number,
+  countryMax: number,
+  sub: number,
+): number {
   for (let w = from; w < to; w += SLOT_WORDS) {
     const a = words[w];
-    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || words[w + 1] >= regionCount || words[w + 3] !== sub)
+    const b = words[w + 1];
+    if ((a & 0xffff) >= regionCount || a >>> 16 >= regionCount || (b & 0xffff) >= regionCount)
       return -1 - w / SLOT_WORDS;
+    if (b >>> 16 > countryMax || words[w + 3] !== sub) return -1 - w / SLOT_WORDS;
     for (let k = 4; k < SLOT_WORDS; k++) sub += mixedCodes(words[w + k]);
   }
   return sub;
@@ -216,16 +227,10 @@ function scanSlots(words: Uint32Array, from: number, to: number, regionCount: nu
 /**
  * The depth-1 blocks, in order: each one's slot and wide bases continue the previous block's, its
  * bytes name regions in range, its slots (each a record start) and wide entries in child order,
- * exactly as many slots as its count; its country bytes name a country or 0 / 1. Returns the slots
- * and wide entries named, or what is wrong.
+ * exactly as many slots as its count. Returns the slots and wide entries named, or what is wrong.
  */
-function scanDepth1(
-  ds: Dataset,
-  starts: Uint32Array,
-  children: number,
-  countryMax: number,
-): { slots: number; wides: number } | string {
-  const { depth1Bases: bases, blockRegion8, depth1Country, slots: words, records } = ds;
+function scanDepth1(ds: Dataset, starts: Uint32Array, children: number): { slots: number; wides: number } | string {
+  const { depth1Bases: bases, blockRegion8, slots: words, records } = ds;
   const regionCount = ds.regionCountry.length;
   let slots = 0;
   let wides = 0;
@@ -235,7 +240,6 @@ function scanDepth1(
     if (slotBase !== slots || wideBase !== wides || n > BR8_SLOTS) return `depth-1 block ${d}: bases out of order`;
     for (let at = d * children; at < (d + 1) * children; at++) {
       const v = blockRegion8[at];
-      if (depth1Country[at] > countryMax) return `depth-1 child ${at}: depth1country ${depth1Country[at]} out of range`;
       if (v < BR8_SPAN) {
         if (regionBase + v >= regionCount) return `depth-1 child ${at}: region ${regionBase + v} out of range`;
       } else if (v < BR8_NO_COUNTRY) {

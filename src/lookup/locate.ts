@@ -9,6 +9,7 @@ import {
   mixedCodes,
   DELTA_WIDTH_BITS,
   DELTA_WIDTH_MASK,
+  HALF_RECORD,
   ITEM_MASK,
   RECORD_COUNT_BITS_AT,
   RECORD_HALF_ITEMS,
@@ -66,7 +67,6 @@ function createLocator(ds: Dataset): Locator {
     grid,
     gridCountry,
     depth1Bases,
-    depth1Country,
     slots,
     subcodes,
     subwords,
@@ -151,7 +151,7 @@ function createLocator(ds: Dataset): Locator {
         }
         if (code === 0) return slots[w] & 0xffff;
         if (code === 1) return slots[w] >>> 16;
-        if (code === 2) return slots[w + 1];
+        if (code === 2) return slots[w + 1] & 0xffff;
         q[0] = (px + margin) * qscale;
         q[1] = (py + margin) * qscale;
         return evalRecords(slots[w + 2]);
@@ -210,11 +210,25 @@ function createLocator(ds: Dataset): Locator {
       if (cy === f0) cy--;
       px = sx - cx;
       py = sy - cy;
+      // The child's country: its region's, or the byte beside its slot or wide entry (layout.ts).
       const d = e & 0x3fffffff;
-      const at = d * children0 + cy * f0 + cx;
-      const c = depth1Country[at];
-      if (c !== 0) return c - 2;
-      e = depth1Entry(d, blockRegion8[at]);
+      const v = blockRegion8[d * children0 + cy * f0 + cx];
+      const bases = d << 2;
+      if (v < BR8_SPAN) return regionCountry[depth1Bases[bases + 1] + v];
+      if (v === BR8_NO_COUNTRY) return -1;
+      const j = v - BR8_SLOT;
+      const n = depth1Bases[bases + 3];
+      if (j < n) {
+        const w = (depth1Bases[bases] + j) * SLOT_WORDS;
+        const c = slots[w + 1] >>> 16;
+        if (c !== 0) return c - 2;
+        e = 0x80000000 | slots[w + 2];
+      } else {
+        const k = depth1Bases[bases + 2] + j - n;
+        const c = blockCountry[k];
+        if (c !== 0) return c - 2;
+        e = blocks[k] | 0;
+      }
       for (let depth = 1; e >>> 30 === 1; ) {
         if (depth === maxDepth) return -1; // only a damaged file gets here; verifyIndex rules it out
         const f = fanouts[depth++];
@@ -248,20 +262,6 @@ function createLocator(ds: Dataset): Locator {
     return regionCountry[e];
   }
 
-  /**
-   * The entry of a depth-1 child of block d whose blockregion8 byte is v (a region, a record or a
-   * block), as an int32: a record entry as a uint32 would be boxed (test/contract/allocation.test.ts).
-   */
-  function depth1Entry(d: number, v: number): number {
-    const bases = d << 2;
-    if (v < BR8_SPAN) return depth1Bases[bases + 1] + v;
-    if (v === BR8_NO_COUNTRY) return 0;
-    const j = v - BR8_SLOT;
-    const n = depth1Bases[bases + 3];
-    if (j < n) return 0x80000000 | slots[(depth1Bases[bases] + j) * SLOT_WORDS + 2];
-    return blocks[depth1Bases[bases + 2] + j - n] | 0;
-  }
-
   return { locate, locateCountry, here, locateHere: regionHere, locateCountryHere: countryHere };
 }
 
@@ -279,7 +279,7 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
   return tableEntry(rec, e, j * TABLE_GRID + i);
 }
 
-if (DELTA_WIDTH_BITS !== 5 || DELTA_WIDTH_MASK !== 31) throw new Error('locate.ts: delta width literals out of date');
+if (DELTA_WIDTH_BITS !== 4 || DELTA_WIDTH_MASK !== 15) throw new Error('locate.ts: delta width literals out of date');
 
 /**
  * `bits` bits (at most 16) of a record's arc stream (layout.ts streamField). This module's own
@@ -325,10 +325,10 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
     b += n;
     // Literal widths (DELTA_WIDTH_BITS, checked below): an imported constant read per arc made
     // a record test 1.6 times as long (docs/PERFORMANCE.md, format 14).
-    const widths = field(rec, from, b, 10);
-    b += 10;
-    const wx = widths & 31;
-    const wxy = wx + (widths >>> 5);
+    const widths = field(rec, from, b, 8);
+    b += 8;
+    const wx = (widths & 15) + 1;
+    const wxy = wx + (widths >>> 4) + 1;
     const mx = (1 << wx) - 1;
     let xj = field(rec, from, b, 16 - shift);
     b += 16 - shift;
@@ -356,5 +356,8 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
   // The lowest odd item: 31 - clz32 of the lowest set bit.
   if (odd === 0) return rec[r + 1] | 0;
   const i = 31 - Math.clz32(odd & -odd);
-  return half ? (rec[items + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff : rec[items + i] | 0;
+  if (!half) return rec[items + i] | 0;
+  // A half: a region, or a record a little further on (layout.ts HALF_RECORD).
+  const h = (rec[items + (i >>> 1)] >>> ((i & 1) << 4)) & 0xffff;
+  return h < HALF_RECORD ? h : 0x80000000 | (r + h - HALF_RECORD);
 }

@@ -50,7 +50,8 @@ function slots(): Slot[] {
   return out;
 }
 
-const palette = (w: number, code: number) => (code === 2 ? ds.slots[w + 1] : (ds.slots[w] >>> (16 * code)) & 0xffff);
+const palette = (w: number, code: number) =>
+  code === 2 ? ds.slots[w + 1] & 0xffff : (ds.slots[w] >>> (16 * code)) & 0xffff;
 
 /** The region the slot's table gives for sub-cell (i, j), -1 where it sends the lookup to the sub-sub-cells. */
 function tableAnswer(ordinal: number, i: number, j: number): number {

@@ -10,6 +10,7 @@ import {
   DELTA_WIDTH_BITS,
   ITEM_MASK,
   RECORD_COUNT_BITS_AT,
+  HALF_RECORD,
   RECORD_HALF_ITEMS,
   RECORD_HEADER,
   RECORD_SUBDIVISIONS,
@@ -173,9 +174,9 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
       /record at \d+ is malformed/,
     ],
     [
-      'a delta wider than a coordinate can need',
+      'a delta width that misreads the arc (16 where the deltas are narrower)',
       () =>
-        edited('records', (r) => setArcField(r, countBits(r) + (r[withItems(r)] & ITEM_MASK), DELTA_WIDTH_BITS, 31)),
+        edited('records', (r) => setArcField(r, countBits(r) + (r[withItems(r)] & ITEM_MASK), DELTA_WIDTH_BITS, 15)),
       /record at \d+ is malformed/,
     ],
     [
@@ -189,18 +190,34 @@ describe('a re-sealed edit that breaks a rule → DataError naming the rule', ()
     ],
     [
       'more items than an arc mask can name',
-      () => edited('records', (r) => void (r[withItems(r)] = ((r[withItems(r)] & ~0xff) | 17) >>> 0)),
+      () => edited('records', (r) => void (r[withItems(r)] = ((r[withItems(r)] & ~ITEM_MASK) | 17) >>> 0)),
       /record at \d+ is malformed/,
     ],
     [
       'a record pointing back at an earlier record (a loop)',
-      () => edited('records', (r) => void (r[withItems(r, 1) + RECORD_HEADER] = entry(TAG_RECORD, 0))),
+      () =>
+        edited('records', (r) =>
+          setFirstItem(
+            r,
+            withItems(r, 1),
+            () => entry(TAG_RECORD, 0),
+            () => HALF_RECORD,
+          ),
+        ),
       /record at \d+ is malformed/,
     ],
     [
       'a record pointer forward into the middle of a record',
-      () => edited('records', (r) => void (r[withItems(r) + RECORD_HEADER] = entry(TAG_RECORD, starts.at(-1)! + 1))),
-      new RegExp(`record pointer ${starts.at(-1)! + 1} invalid`),
+      () =>
+        edited('records', (r) =>
+          setFirstItem(
+            r,
+            withItems(r),
+            () => entry(TAG_RECORD, starts.at(-1)! + 1),
+            () => HALF_RECORD + 1,
+          ),
+        ),
+      new RegExp(`record pointer (${starts.at(-1)! + 1}|${withItems(intact.records) + 1}) invalid`),
     ],
     [
       'a default table outside a record of one country',
@@ -319,7 +336,6 @@ describe('seeded word flips, re-sealed, in the sections lookups follow', () => {
     'subwords',
     'blockregion8',
     'depth1bases',
-    'depth1country',
   ];
   it.each(flips)('%s: DataError, or a dataset whose lookups all return', (section) => {
     const r = prng(SECTIONS.indexOf(section) + 100);
@@ -414,9 +430,16 @@ function cycle(meta: Meta): void {
   meta.subdivisions.find((s) => s.code === 'FJ-E')!.parent = 'FJ-05';
 }
 
-/** The first record start at or after `from` whose record has items, whole entries (not halves). */
+/** The first record start at or after `from` whose record has items. */
 function withItems(records: Uint32Array, from = 0): number {
-  return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0 && (records[r] & RECORD_HALF_ITEMS) === 0)!;
+  return starts.find((r) => r >= from && (records[r] & ITEM_MASK) > 0)!;
+}
+
+/** Sets the first item of the record at r: `whole()` as an entry, or `half()` where items are halves. */
+function setFirstItem(records: Uint32Array, r: number, whole: () => number, half: () => number): void {
+  const at = r + RECORD_HEADER;
+  if (records[r] & RECORD_HALF_ITEMS) records[at] = ((records[at] & 0xffff0000) | half()) >>> 0;
+  else records[at] = whole();
 }
 
 /** The count width of the first record with items (layout.ts, the record's head word). */
