@@ -1,7 +1,7 @@
 // The batch's input: the dataset read once into shared memory, the rows' file or stream, and
 // its bytes cut into jobs of whole records.
 
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DataError, ValidationError } from '../lookup/errors.js';
@@ -25,7 +25,15 @@ export function readShared(path: string): SharedArrayBuffer {
     });
   }
   try {
-    const sab = new SharedArrayBuffer(fstatSync(fd).size);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      // A pipe (`--data <(zcat world.geolookup.gz)`) has no size to read into: read it whole, then share it.
+      const bytes = readFileSync(fd);
+      const sab = new SharedArrayBuffer(bytes.byteLength);
+      new Uint8Array(sab).set(bytes);
+      return sab;
+    }
+    const sab = new SharedArrayBuffer(stat.size);
     if (readFully(fd, new Uint8Array(sab)) < sab.byteLength)
       throw new DataError(`${path}: file shrank while being read`);
     return sab;

@@ -109,6 +109,23 @@ describe('geolookup batch (built CLI)', () => {
     },
   );
 
+  it('--data through a pipe (bash process substitution): the same bytes as from the file', () => {
+    const rows = makeRows(2000, 4);
+    const file = join(dir, 'piped.csv');
+    writeCsv(file, rows);
+    const data = join(root, 'dist-data', 'world.geolookup');
+    const a = cli([file, '--data', data]);
+    const b = spawnSync('bash', ['-c', '"$NODE" "$CLI" batch "$ROWS" --data <(cat "$DATA")'], {
+      env: { ...process.env, NODE: process.execPath, CLI: join(root, 'dist', 'cli.js'), ROWS: file, DATA: data },
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    checkCsv(a.stdout, rows);
+  });
+
   it('one worker, -o file: the same bytes as two workers to stdout', () => {
     const rows = makeRows(20_000, 2);
     const file = join(dir, 'small.csv');
