@@ -1,11 +1,11 @@
 // The batch's input: the dataset read once into shared memory, the rows' file or stream, and
 // its bytes cut into jobs of whole records.
 
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DataError, ValidationError } from '../lookup/errors.js';
-import { readFully } from '../node/data-path.js';
+import { readWhole } from '../node/data-path.js';
 
 /** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
 export const JOB_BYTES = 1 << 20;
@@ -16,30 +16,16 @@ const HEAD_BYTES = 64 << 10;
 
 /** Reads the dataset file once into memory every worker can see. */
 export function readShared(path: string): SharedArrayBuffer {
-  let fd: number;
+  let bytes: Uint8Array;
   try {
-    fd = openSync(path, 'r');
+    bytes = readWhole(path, (size) => new Uint8Array(new SharedArrayBuffer(size)));
   } catch (err) {
     throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
       cause: err,
     });
   }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      // A pipe (`--data <(zcat world.geolookup.gz)`) has no size to read into: read it whole, then share it.
-      const bytes = readFileSync(fd);
-      const sab = new SharedArrayBuffer(bytes.byteLength);
-      new Uint8Array(sab).set(bytes);
-      return sab;
-    }
-    const sab = new SharedArrayBuffer(stat.size);
-    if (readFully(fd, new Uint8Array(sab)) < sab.byteLength)
-      throw new DataError(`${path}: file shrank while being read`);
-    return sab;
-  } finally {
-    closeSync(fd);
-  }
+  if (bytes.byteLength < bytes.buffer.byteLength) throw new DataError(`${path}: file shrank while being read`);
+  return bytes.buffer as SharedArrayBuffer;
 }
 
 /** Reads input bytes into `target`; resolves with how many (0 at the end). */

@@ -87,7 +87,7 @@ function defaultDataHint(path: string): string {
 /** A dataset file's bytes; in WebAssembly memory where it can be, so its checksum runs in place. */
 export function readFile(path: string): Uint8Array {
   try {
-    return readIntoSimd(path) ?? readFileSync(path);
+    return readWhole(path, (size) => simdBytes(size) ?? new Uint8Array(size));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, {
@@ -113,22 +113,27 @@ export function checkFor(path: string, bytes: Uint8Array): Check {
   }
 }
 
-function readIntoSimd(path: string): Uint8Array | null {
+/**
+ * The whole file at `path`, in memory `alloc(size)` gives (the loader's WebAssembly memory, the
+ * batch's shared buffer). A regular file is read straight into it; a pipe or a device has no size to
+ * allocate for (`--data <(zcat world.geolookup.gz)`), so it is read first, then copied. Fewer bytes
+ * than allocated when the file shrank while being read.
+ */
+export function readWhole(path: string, alloc: (size: number) => Uint8Array): Uint8Array {
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd);
-    // A pipe or a device has no size to allocate for (`--data <(zcat world.geolookup.gz)`).
-    const bytes = stat.isFile() ? simdBytes(stat.size) : null;
-    if (!bytes) return null;
-    return bytes.subarray(0, readFully(fd, bytes)); // a file cut short while read fails the length check
+    if (!stat.isFile()) {
+      const bytes = readFileSync(fd);
+      const into = alloc(bytes.byteLength);
+      into.set(bytes);
+      return into;
+    }
+    const into = alloc(stat.size);
+    let done = 0;
+    for (let n = 1; n > 0 && done < into.length; done += n) n = readSync(fd, into, done, into.length - done, done);
+    return into.subarray(0, done);
   } finally {
     closeSync(fd);
   }
-}
-
-/** Reads from the start of `fd` until `into` is full or the file ends; the number of bytes read. */
-export function readFully(fd: number, into: Uint8Array): number {
-  let done = 0;
-  for (let n = 1; n > 0 && done < into.length; done += n) n = readSync(fd, into, done, into.length - done, done);
-  return done;
 }
