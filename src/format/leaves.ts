@@ -122,35 +122,38 @@ export function forEachLeaf(
 }
 
 /**
- * The entry of depth-1 child `at` (block number · fanout² + child) that its blockregion8 byte stands
- * for (layout.ts): a region, a record or a child block. locate.ts reads the bytes the same way.
+ * What the blockregion8 byte of depth-1 child `at` (block number · fanout² + child) names
+ * (layout.ts): a region, the first word of its record slot, or its wide entry's offset in blocks.
+ * locate.ts reads the bytes the same way, inline.
  */
-export function depth1Entry(ds: Dataset, at: number): number {
+function depth1Child(ds: Dataset, at: number): { region: number } | { slot: number } | { wide: number } {
   const f0 = ds.fanouts[0];
   const b = Math.floor(at / (f0 * f0)) * DEPTH1_BASE_WORDS;
   const [slotBase, regionBase, wideBase, n] = ds.depth1Bases.subarray(b, b + DEPTH1_BASE_WORDS);
   const v = ds.blockRegion8[at];
-  if (v < BR8_SPAN) return regionBase + v;
-  if (v === BR8_NO_COUNTRY) return 0;
+  if (v < BR8_SPAN) return { region: regionBase + v };
+  if (v === BR8_NO_COUNTRY) return { region: 0 };
   const j = v - BR8_SLOT;
-  if (j < n) return ((TAG_RECORD << TAG_SHIFT) | ds.slots[(slotBase + j) * SLOT_WORDS + 2]) >>> 0;
-  return ds.blocks[wideBase + j - n];
+  return j < n ? { slot: (slotBase + j) * SLOT_WORDS } : { wide: wideBase + j - n };
+}
+
+/** The entry depth-1 child `at` stands for: a region, a record or a child block. */
+export function depth1Entry(ds: Dataset, at: number): number {
+  const c = depth1Child(ds, at);
+  if ('region' in c) return c.region;
+  if ('slot' in c) return ((TAG_RECORD << TAG_SHIFT) | ds.slots[c.slot + 2]) >>> 0;
+  return ds.blocks[c.wide];
 }
 
 /**
  * The country of depth-1 child `at` as blockcountry would give it (country + 2, 1 none, 0 several):
- * its region's, or the byte beside its slot or wide entry (layout.ts). locate.ts reads it so too.
+ * its region's, or the byte beside its slot or wide entry.
  */
 export function depth1Country(ds: Dataset, at: number): number {
-  const f0 = ds.fanouts[0];
-  const b = Math.floor(at / (f0 * f0)) * DEPTH1_BASE_WORDS;
-  const [slotBase, regionBase, wideBase, n] = ds.depth1Bases.subarray(b, b + DEPTH1_BASE_WORDS);
-  const v = ds.blockRegion8[at];
-  if (v < BR8_SPAN) return ds.regionCountry[regionBase + v] + 2;
-  if (v === BR8_NO_COUNTRY) return 1;
-  const j = v - BR8_SLOT;
-  if (j < n) return ds.slots[(slotBase + j) * SLOT_WORDS + 1] >>> 16;
-  return ds.blockCountry[wideBase + j - n];
+  const c = depth1Child(ds, at);
+  if ('region' in c) return ds.regionCountry[c.region] + 2;
+  if ('slot' in c) return ds.slots[c.slot + 1] >>> 16;
+  return ds.blockCountry[c.wide];
 }
 
 /** Country index of a record that lists one country's subdivisions, else -1. */

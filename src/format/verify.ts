@@ -8,7 +8,6 @@ import {
   readArcs,
   ITEM_MASK,
   itemEntry,
-  itemWords,
   BR8_NO_COUNTRY,
   BR8_SLOT,
   BR8_SLOTS,
@@ -21,6 +20,7 @@ import {
   RECORD_SUBDIVISIONS,
   RECORD_WORDS_AT,
   SLOT_WORDS,
+  streamStart,
   TABLE_FULL_WORDS,
   TABLE_PALETTE,
   tableWords,
@@ -201,9 +201,8 @@ function scanBlocks(
 
 /**
  * Checks the slots in words [from, to): palette regions in range, the country byte a country or
- * 0 / 1, and the subcodes of each slot's
- * mixed sub-cells right after the previous slot's (`sub` of them so far). Returns the count after
- * the last slot, or -1 − the first bad slot.
+ * 0 / 1, and the subcodes of each slot's mixed sub-cells right after the previous slot's (`sub` of
+ * them so far). Returns the count after the last slot, or -1 − the first bad slot.
  */
 function scanSlots(
   words: Uint32Array,
@@ -286,10 +285,10 @@ function scanRecords(
     if (r + RECORD_HEADER > len) return -1 - r;
     const head = records[r];
     const n = head & ITEM_MASK;
-    const arcsAt = r + RECORD_HEADER + itemWords(head);
+    const arcsAt = streamStart(records, r);
     const v = arcsAt + (head >>> RECORD_WORDS_AT);
     if (n > MAX_RECORD_ITEMS || v > len) return -1 - r;
-    // Halves: region ids (tag 0, checked below), the spare half of an odd count zero.
+    // Halves: the spare half of an odd count is zero (every item is checked below).
     if (head & RECORD_HALF_ITEMS && n & 1 && records[arcsAt - 1] >>> 16 !== 0) return -1 - r;
     for (let i = -1; i < n; i++) {
       const e = i < 0 ? records[r + 1] : itemEntry(records, r, i);
