@@ -2,7 +2,7 @@
 // country record pointing at them. A country's default subdivision answers where no piece does.
 
 import { tableCell } from '../../src/format/leaves.js';
-import { GRID_COLS, GRID_ROWS, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
+import { GRID_COLS, GRID_ROWS, HALF_RECORD, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
 import type { CellEntry, IndexBuilder } from './builder.js';
 import { type Box, growBox, partContains } from './clip.js';
 import { gapTable, nearestSubdivision } from './coastal-gaps.js';
@@ -146,8 +146,9 @@ function halveCountryItems(
     end += chainSize(c.chain) + (c.table ? packTable(c.table).length : 0);
   }
   let start = 0;
+  const fits = (c: number) =>
+    chainAt.has(c) ? chainAt.get(c)! - start < HALF_RECORD : countryEntry.get(c)! < HALF_RECORD;
   for (const r of stage1) {
-    const fits = (c: number) => (chainAt.has(c) ? chainAt.get(c)! - start < 0x8000 : countryEntry.get(c)! < 0x8000);
     if (!r.entries.every(fits)) {
       for (const s of stage1) s.half = false;
       return;

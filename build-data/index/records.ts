@@ -9,6 +9,7 @@ import {
   QUANT_MAX,
   RECORD_COUNT_BITS_AT,
   HALF_RECORD,
+  itemWords,
   RECORD_HALF_ITEMS,
   RECORD_HEADER,
   RECORD_SHIFT_AT,
@@ -258,22 +259,22 @@ function packArcs(arcs: number[][], items: number, shift: number): Omit<RecordWo
   return { stream, info: (shift << RECORD_SHIFT_AT) | (countBits << RECORD_COUNT_BITS_AT), vertices };
 }
 
-/** An item entry as a half (layout.ts RECORD_HALF_ITEMS): a region, or HALF_RECORD | the record's distance from `at`. */
+/** An item entry as a half (layout.ts RECORD_HALF_ITEMS): a region below HALF_RECORD, or HALF_RECORD + k for the record k words after `at`. */
 function half(e: number, at: number): number {
-  const v = e >>> TAG_SHIFT === TAG_RECORD ? HALF_RECORD | ((e & VALUE_MASK) - at) : e;
-  if (v >= 0x10000 || v === HALF_RECORD || (e >>> TAG_SHIFT !== TAG_RECORD && v >= HALF_RECORD))
+  const k = e >>> TAG_SHIFT === TAG_RECORD ? (e & VALUE_MASK) - at : -1;
+  if (k < 0 ? e >= HALF_RECORD : k < 1 || k >= HALF_RECORD)
     throw new Error(`item entry ${e} of the record at ${at} does not fit a half`);
-  return v;
+  return k < 0 ? e : HALF_RECORD + k;
 }
 
-/** Words the record's items take. */
-function itemWords(r: RecordWords): number {
-  return r.half ? (r.entries.length + 1) >>> 1 : r.entries.length;
+/** Words the record's items take (layout.ts itemWords, from the head's count and flag). */
+function itemsSize(r: RecordWords): number {
+  return itemWords(r.entries.length | (r.half ? RECORD_HALF_ITEMS : 0));
 }
 
 /** Words the record takes, its default table aside. */
 export function recordSize(r: RecordWords): number {
-  return RECORD_HEADER + itemWords(r) + r.stream.length;
+  return RECORD_HEADER + itemsSize(r) + r.stream.length;
 }
 
 /**
@@ -295,7 +296,7 @@ export function writeRecord(
   const items = at + RECORD_HEADER;
   if (!r.half) data.set(r.entries, items);
   else for (let i = 0; i < r.entries.length; i++) data[items + (i >>> 1)] |= half(r.entries[i], at) << ((i & 1) << 4);
-  data.set(r.stream, items + itemWords(r));
+  data.set(r.stream, items + itemsSize(r));
   return r.vertices;
 }
 

@@ -51,11 +51,11 @@ export function slotTables(
   for (let cell = 0; withSlots && cell < grid.length; cell++) {
     if (grid[cell] >>> TAG_SHIFT !== TAG_BLOCK) continue;
     const off = grid[cell] & VALUE_MASK;
-    let n = 0;
+    let slot = 0;
     for (let k = 0; k < children; k++) {
       const e = blocks[off + k];
       if (e >>> TAG_SHIFT !== TAG_RECORD) continue;
-      slotOf[off + k] = n++;
+      slotOf[off + k] = slot++;
       const arcs: number[][] = [];
       arcsIn(records, e & VALUE_MASK, quant, arcs);
       const at = (i: number, j: number, n: number) => answerIn(records, e, arcs, i, j, n, margin, qscale);
