@@ -5,7 +5,8 @@ import { encode } from 'geobuf';
 import Pbf from 'pbf';
 import { KIND_DATASET, KIND_FEATURES, wrapPayload } from '../src/format/container.js';
 import { SECTIONS } from '../src/format/layout.js';
-import type { DatasetMeta } from '../src/format/dataset.js';
+import type { StoredMeta } from '../src/format/dataset.js';
+import { countryColumns, subdivisionColumns } from '../src/format/meta-tables.js';
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex, IndexOptions } from './index/build-index.js';
 import { depth1Tables } from './index/depth1.js';
@@ -82,13 +83,13 @@ function float32Above(v: number): number {
 }
 
 export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexOptions): Uint8Array {
-  const meta: DatasetMeta = {
+  const meta: StoredMeta = {
     name: config.name,
     codes: config.codes,
     params: { fanouts: params.fanouts, margin: params.margin, quant: params.quant },
     sources: withOsmCountries(config.sources, src),
-    countries: src.countries,
-    subdivisions: src.subdivisions,
+    countries: countryColumns(src.countries),
+    subdivisions: subdivisionColumns(src.subdivisions),
     aliases: src.aliases,
     subdivisionGapKm: params.gapKm,
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },

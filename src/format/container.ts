@@ -15,7 +15,7 @@ import { DataError } from '../lookup/errors.js';
 import { sumLanesInPlace } from './checksum-simd.js';
 
 export const MAGIC = [0x47, 0x45, 0x4f, 0x4c, 0x4b, 0x55, 0x50, 0x00]; // "GEOLKUP\0"
-export const FORMAT_VERSION = 19;
+export const FORMAT_VERSION = 20;
 export const HEADER_BYTES = 32;
 export const KIND_DATASET = 1;
 export const KIND_FEATURES = 2;

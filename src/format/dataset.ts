@@ -16,6 +16,13 @@ import {
   type SectionName,
   SLOT_WORDS,
 } from './layout.js';
+import {
+  checkColumns,
+  type CountryColumns,
+  countryList,
+  type SubdivisionColumns,
+  subdivisionList,
+} from './meta-tables.js';
 import { verifyIndex } from './verify.js';
 
 export interface CountryInfo {
@@ -52,6 +59,10 @@ export interface SourceInfo {
   countries?: string[];
 }
 
+/**
+ * The metadata. The file stores the code tables as columns (meta-tables.ts); `countries` and
+ * `subdivisions` are made from them when first read.
+ */
 export interface DatasetMeta {
   name: string;
   /** 'iso': codes follow ISO 3166 shapes; 'custom': user zones with free-form codes. */
@@ -122,6 +133,8 @@ export interface Dataset {
   subdivisionByCode: Map<string, number>;
   /** Parent subdivision index, -1 when the parent is the country. */
   subdivisionParent: Int32Array;
+  /** 1 where the dataset can answer for the subdivision (it is held, or an ancestor of one). */
+  subdivisionCovered: Uint8Array;
   /** Alias subdivision code → country index. */
   aliasCountry: Map<string, number>;
   alpha2ToAlpha3: Map<string, string>;
@@ -169,18 +182,16 @@ export type Check = 'full' | 'checksum' | 'none';
 
 export function readDataset(input: BinaryInput, name = 'dataset', check: Check = 'full'): Dataset {
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
-  const meta = readMeta(payload, name);
+  const { meta, countries, subdivisions } = readMeta(payload, name);
   const sections = readSections(payload, name, meta.params.fanouts[0]);
   const { grid, gridCountry, depth1Bases, slots, subcodes, subwords, blocks, blockCountry, blockRegion8 } = sections;
   const { records, regions, parts, partCodes } = sections;
-  const countryCodes = meta.countries.map((c) => c.code);
-  const subdivisionCodes = meta.subdivisions.map((s) => s.code);
+  const countryCodes = countries.code;
+  const subdivisionCodes = subdivisions.code;
   const countryByCode = new Map(countryCodes.map((c, i) => [c, i]));
   const subdivisionByCode = new Map(subdivisionCodes.map((c, i) => [c, i]));
-  const subdivisionParent = new Int32Array(subdivisionCodes.length);
-  meta.subdivisions.forEach((s, i) => {
-    subdivisionParent[i] = subdivisionByCode.get(s.parent) ?? -1;
-  });
+  const subdivisionParent = Int32Array.from(subdivisions.parent, (p) => (typeof p === 'number' ? p : -1));
+  const subdivisionCovered = Uint8Array.from(subdivisions.covered, (f) => (f === '1' ? 1 : 0));
   const aliasCountry = new Map<string, number>();
   for (const [code, country] of Object.entries(meta.aliases ?? {})) {
     const idx = countryByCode.get(country);
@@ -215,8 +226,9 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     countryByCode,
     subdivisionByCode,
     subdivisionParent,
+    subdivisionCovered,
     aliasCountry,
-    alpha2ToAlpha3: new Map(meta.countries.map((c) => [c.alpha2, c.code])),
+    alpha2ToAlpha3: new Map(countries.alpha2.map((a2, i) => [a2, countryCodes[i]])),
     parts,
     partCodes,
     byteLength: payload.byteLength,
@@ -226,28 +238,32 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   return ds;
 }
 
+/** The metadata as stored: DatasetMeta with the code tables as columns (meta-tables.ts). */
+export type StoredMeta = Omit<DatasetMeta, 'countries' | 'subdivisions'> & {
+  countries: CountryColumns;
+  subdivisions: SubdivisionColumns;
+};
+
 /**
  * The metadata JSON, with what the pointer checks and every descent rely on checked: the
  * checksum cannot vouch for metadata in a re-sealed or hand-edited file.
  */
-function readMeta(payload: Uint8Array, name: string): DatasetMeta {
-  let meta: DatasetMeta;
+function readMeta(
+  payload: Uint8Array,
+  name: string,
+): { meta: DatasetMeta; countries: CountryColumns; subdivisions: SubdivisionColumns } {
+  let stored: StoredMeta;
   try {
-    meta = JSON.parse(new TextDecoder().decode(section(payload, 0, name)));
+    stored = JSON.parse(new TextDecoder().decode(section(payload, 0, name)));
   } catch (err) {
     if (err instanceof DataError) throw err;
     throw new DataError(`${name}: metadata is not valid JSON`, { cause: err });
   }
-  if (
-    !meta ||
-    !Array.isArray(meta.countries) ||
-    !Array.isArray(meta.subdivisions) ||
-    !meta.params ||
-    !Array.isArray(meta.params.fanouts)
-  ) {
+  if (!stored || typeof stored !== 'object' || !stored.params || !Array.isArray(stored.params.fanouts)) {
     throw new DataError(`${name}: metadata lacks code tables or index parameters`);
   }
-  const { fanouts, margin } = meta.params;
+  checkColumns(stored.countries, stored.subdivisions, name);
+  const { fanouts, margin } = stored.params;
   if (
     fanouts.length === 0 ||
     fanouts.length > 32 ||
@@ -260,9 +276,26 @@ function readMeta(payload: Uint8Array, name: string): DatasetMeta {
     throw new DataError(`${name}: first index fanout ${fanouts[0]} above 8 (corrupted metadata)`);
   if (typeof margin !== 'number' || !(margin >= 0 && margin < 1))
     throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
-  if (!Number.isInteger(meta.params.quant) || meta.params.quant < 2 || meta.params.quant > QUANT_MAX)
+  if (!Number.isInteger(stored.params.quant) || stored.params.quant < 2 || stored.params.quant > QUANT_MAX)
     throw new DataError(`${name}: index window units out of range (corrupted metadata)`);
-  return meta;
+  const { countries, subdivisions } = stored;
+  const meta = stored as unknown as DatasetMeta;
+  lazy(meta, 'countries', () => countryList(countries));
+  lazy(meta, 'subdivisions', () => subdivisionList(subdivisions));
+  return { meta, countries, subdivisions };
+}
+
+/** `target[key]` made by `make` when first read, then kept as a plain property. */
+function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(target, key, { value, configurable: true, enumerable: true, writable: true });
+      return value;
+    },
+  });
 }
 
 /** The typed arrays over the sections after meta, their lengths checked against each other. */

@@ -1,6 +1,6 @@
-// Load-time checks of what the checksum cannot vouch for (a re-sealed or hand-edited file): the
-// metadata's parent chains, and a walk over every pointer of the index so that no lookup can read
-// out of bounds or loop. A damaged file fails here with a DataError: test/contract/corruption.test.ts.
+// Load-time checks of what the checksum cannot vouch for (a re-sealed or hand-edited file): a walk
+// over every pointer of the index so that no lookup can read out of bounds or loop (the metadata's
+// own checks are in meta-tables.ts). A damaged file fails here with a DataError: test/contract/corruption.test.ts.
 
 import { DataError } from '../lookup/errors.js';
 import type { Dataset } from './dataset.js';
@@ -30,30 +30,6 @@ import {
   TAG_TABLE,
   VALUE_MASK,
 } from './layout.js';
-
-/**
- * What readDataset takes on trust from the metadata JSON, which the checksum cannot vouch for
- * in a re-sealed or hand-edited file (it checks the index parameters itself): subdivision
- * parent chains without cycles (isInSubdivision walks them; a cycle would never end).
- */
-export function checkMeta(ds: Dataset, name: string): void {
-  const bad = (what: string): never => {
-    throw new DataError(`${name}: ${what} (corrupted metadata)`);
-  };
-  if (!ds.countryCodes.every((c) => typeof c === 'string') || !ds.subdivisionCodes.every((c) => typeof c === 'string'))
-    bad('a code is not a string');
-  const parent = ds.subdivisionParent;
-  const state = new Uint8Array(parent.length); // 0 unseen, 1 on the current walk, 2 known to end
-  for (let i = 0; i < parent.length; i++) {
-    let s = i;
-    while (s >= 0 && state[s] === 0) {
-      state[s] = 1;
-      s = parent[s];
-    }
-    if (s >= 0 && state[s] === 1) bad(`subdivision ${ds.subdivisionCodes[s]} is its own ancestor`);
-    for (s = i; s >= 0 && state[s] === 1; s = parent[s]) state[s] = 2;
-  }
-}
 
 /**
  * readDataset's 'full' check, linear passes over the arrays (no tree walk): records are parsed

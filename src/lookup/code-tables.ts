@@ -27,7 +27,7 @@ export interface CodeTables {
 export function codeTables(ds: Dataset): CodeTables {
   const countries = once(() => frozenCopy(ds.meta.countries));
   const subdivisions = once(() => frozenCopy(ds.meta.subdivisions));
-  const covered = Uint8Array.from(ds.meta.subdivisions, (s) => (s.covered ? 1 : 0));
+  const covered = ds.subdivisionCovered;
   const exactSubdivision: Record<string, number> = Object.create(null);
   ds.subdivisionByCode.forEach((i, code) => {
     if (covered[i]) exactSubdivision[code] = i;

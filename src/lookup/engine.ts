@@ -10,7 +10,6 @@ import {
   readDataset,
   type SubdivisionInfo,
 } from '../format/dataset.js';
-import { checkMeta } from '../format/verify.js';
 import { boxQueries, type BoxQueries, unionBox } from './boxes.js';
 import { codeTables } from './code-tables.js';
 import { DataError } from './errors.js';
@@ -281,6 +280,5 @@ export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset', ch
     if (e instanceof DataError) throw e;
     throw new DataError(`${name}: malformed dataset (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
-  checkMeta(ds, name);
   return createEngine(ds);
 }

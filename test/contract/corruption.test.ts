@@ -151,15 +151,16 @@ function* plan(
 
 /** The metadata JSON as the re-sealed cases below edit it, out of its declared shape. */
 interface EditedMeta {
-  countries: unknown[];
-  subdivisions: { code: string; parent: string }[];
+  countries: { code: unknown[]; name: unknown[]; covered: unknown };
+  subdivisions: { code: string[]; parent: unknown[] };
   params: { fanouts: number[]; margin: unknown; quant: unknown };
 }
 
-function subdivisionIn(m: EditedMeta, test: (s: { code: string; parent: string }) => boolean) {
-  const s = m.subdivisions.find(test);
-  if (s === undefined) throw new Error('no such subdivision in the metadata');
-  return s;
+/** The index of a subdivision whose parent is another subdivision. */
+function childIn(m: EditedMeta): number {
+  const i = m.subdivisions.parent.findIndex((p) => typeof p === 'number');
+  if (i < 0) throw new Error('no subdivision with a subdivision parent in the metadata');
+  return i;
 }
 
 /**
@@ -264,22 +265,30 @@ describe(`corrupted dist-data files (${RUNS} mutations per file + ${VALID_RUNS} 
   // Metadata that is valid JSON of the wrong shape, re-sealed: the checksum passes, so the
   // reader's own checks must refuse it (each of these would otherwise load, crash or loop).
   const metaCases: [string, (m: EditedMeta) => unknown, RegExp][] = [
-    ['a null country entry', (m) => void (m.countries[0] = null), /malformed dataset/],
-    ['a subdivision entry that is a number', (m) => void ((m.subdivisions as unknown[])[5] = 42), /not a string/],
-    ['a code that is a number', (m) => void ((m.countries[3] as { code: unknown }).code = 5), /not a string/],
+    ['a null country code', (m) => void (m.countries.code[0] = null), /country code is not a string/],
+    ['a subdivision code that is a number', (m) => void ((m.subdivisions.code as unknown[])[5] = 42), /not a string/],
+    ['a country name missing', (m) => void m.countries.name.pop(), /columns of different lengths/],
+    [
+      'a covered flag that is not 0 or 1',
+      (m) => void (m.countries.covered = 'x'.repeat(m.countries.code.length)),
+      /flag/,
+    ],
+    [
+      'a parent past the table',
+      (m) => void (m.subdivisions.parent[3] = m.subdivisions.code.length),
+      /parent out of range/,
+    ],
+    ['a parent that is null', (m) => void (m.subdivisions.parent[3] = null), /parent out of range/],
     [
       'a subdivision that is its own parent',
-      (m) => {
-        const child = subdivisionIn(m, (x) => x.parent.includes('-'));
-        child.parent = child.code;
-      },
+      (m) => void (m.subdivisions.parent[childIn(m)] = childIn(m)),
       /own ancestor/,
     ],
     [
       'a two-step parent cycle',
       (m) => {
-        const child = subdivisionIn(m, (x) => x.parent.includes('-'));
-        subdivisionIn(m, (x) => x.code === child.parent).parent = child.code;
+        const child = childIn(m);
+        m.subdivisions.parent[m.subdivisions.parent[child] as number] = child;
       },
       /own ancestor/,
     ],

@@ -299,7 +299,11 @@ describe('the section table and the metadata', () => {
     ['a fanout of zero', (f) => writeMeta(f, (m) => void (m.params.fanouts[1] = 0)), /fanouts are not small positive/],
     ['a margin of one', (f) => writeMeta(f, (m) => void (m.params.margin = 1)), /margin out of range/],
     ['a parent cycle', (f) => writeMeta(f, cycle), /subdivision FJ-\w+ is its own ancestor \(corrupted metadata\)/],
-    ['a code that is a number', (f) => writeMeta(f, (m) => void (m.countries![0].code = 4)), /a code is not a string/],
+    [
+      'a code that is a number',
+      (f) => writeMeta(f, (m) => void (m.countries!.code[0] = 4)),
+      /a country code is not a string/,
+    ],
   ];
   it.each(cases)('%s → DataError', (_case, damage, why) => {
     const file = fixtureBytes('iso');
@@ -405,10 +409,10 @@ function sectionLength(file: Uint8Array, i: number): number {
   return new DataView(file.buffer, HEADER_BYTES).getUint32(12 + i * 8, true);
 }
 
-/** The metadata fields the edits below touch. */
+/** The metadata fields the edits below touch (the code tables as columns). */
 interface Meta {
-  countries?: { code: unknown }[];
-  subdivisions: { code: string; parent: string }[];
+  countries?: { code: unknown[] };
+  subdivisions: { code: string[]; parent: (number | string)[] };
   params: { fanouts: number[]; margin: unknown };
   stats: object;
 }
@@ -427,7 +431,8 @@ function writeMeta(file: Uint8Array, edit: (meta: Meta) => void): void {
 
 /** FJ-05's parent is FJ-E: make FJ-E's parent FJ-05. */
 function cycle(meta: Meta): void {
-  meta.subdivisions.find((s) => s.code === 'FJ-E')!.parent = 'FJ-05';
+  const { code, parent } = meta.subdivisions;
+  parent[code.indexOf('FJ-E')] = code.indexOf('FJ-05');
 }
 
 /** The first record start at or after `from` whose record has items. */
