@@ -188,10 +188,15 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   const { records, regions, parts, partCodes } = sections;
   const countryCodes = countries.code;
   const subdivisionCodes = subdivisions.code;
-  const countryByCode = new Map(countryCodes.map((c, i) => [c, i]));
-  const subdivisionByCode = new Map(subdivisionCodes.map((c, i) => [c, i]));
-  const subdivisionParent = Int32Array.from(subdivisions.parent, (p) => (typeof p === 'number' ? p : -1));
-  const subdivisionCovered = Uint8Array.from(subdivisions.covered, (f) => (f === '1' ? 1 : 0));
+  const countryByCode = positions(countryCodes);
+  const subdivisionByCode = positions(subdivisionCodes);
+  const subdivisionParent = new Int32Array(subdivisionCodes.length);
+  const subdivisionCovered = new Uint8Array(subdivisionCodes.length);
+  for (let i = 0; i < subdivisionCodes.length; i++) {
+    const p = subdivisions.parent[i];
+    subdivisionParent[i] = typeof p === 'number' ? p : -1;
+    subdivisionCovered[i] = subdivisions.covered[i] === '1' ? 1 : 0;
+  }
   const aliasCountry = new Map<string, number>();
   for (const [code, country] of Object.entries(meta.aliases ?? {})) {
     const idx = countryByCode.get(country);
@@ -236,6 +241,16 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
   // Every entry must point inside its array: a corrupted pointer must fail here, not mid-lookup.
   if (check === 'full') verifyIndex(ds, name);
   return ds;
+}
+
+/**
+ * Code → index. Plain loops here and below rather than `new Map(list.map(…))` or `TypedArray.from`,
+ * whose pairs and iterator steps were ~2 MB of garbage at every start (docs/PERFORMANCE.md).
+ */
+function positions(codes: readonly string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = 0; i < codes.length; i++) map.set(codes[i], i);
+  return map;
 }
 
 /** The metadata as stored: DatasetMeta with the code tables as columns (meta-tables.ts). */

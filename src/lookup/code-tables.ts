@@ -48,7 +48,11 @@ export function codeTables(ds: Dataset): CodeTables {
     if (i !== undefined) aliasSubdivision[c] = i;
   });
   const { regionSubdivision, subdivisionCodes } = ds;
-  const regionCode = Array.from(regionSubdivision, (s) => (s < 0 ? null : subdivisionCodes[s]));
+  const regionCode: (string | null)[] = [];
+  for (let r = 0; r < regionSubdivision.length; r++) {
+    const s = regionSubdivision[r];
+    regionCode.push(s < 0 ? null : subdivisionCodes[s]);
+  }
   return { countries, subdivisions, covered, exactCountry, exactSubdivision, aliasSubdivision, regionCode };
 }
 
