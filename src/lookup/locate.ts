@@ -310,6 +310,8 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
   const unit = 1 << shift;
   const px = q[0] / unit;
   const py = q[1] / unit;
+  // Vertices are integers, so y > py exactly when y > floor(py): an integer compare per vertex.
+  const pyi = Math.floor(py);
   // Bit positions count from the stream's first word, so they stay small integers.
   const items = r + RECORD_HEADER;
   const from = items + (half ? (n + 1) >>> 1 : n);
@@ -336,19 +338,19 @@ export function evalRecord(rec: Uint32Array, r: number, q: Float64Array): number
     b += 16 - shift;
     const mxy = -1 >>> (32 - wxy);
     for (let k = 1; k < count; k++) {
-      // Both deltas in one read (wx + wy <= 32: layout.ts DELTA_WIDTH_MAX), inline: a call would
-      // return up to 32 bits, beyond a small integer, boxed (test/contract/allocation.test.ts).
+      // Both deltas in one read (wx + wy <= 32: layout.ts DELTA_WIDTH_MAX), inline (a call's 32-bit
+      // result is boxed: test/contract/allocation.test.ts), with no branch on a spill: the next word
+      // joins shifted in two steps (by 32, so not at all, when o is 0) (docs/PERFORMANCE.md).
       const w = from + (b >>> 5);
       const o = b & 31;
-      let d = (rec[w] | 0) >>> o;
-      if (o + wxy > 32) d |= (rec[w + 1] | 0) << (32 - o);
-      d &= mxy;
+      const next = w + 1 < rec.length ? rec[w + 1] | 0 : 0;
+      const d = (((rec[w] | 0) >>> o) | ((next << 1) << (31 - o))) & mxy;
       b += wxy;
       const dx = d & mx;
       const dy = d >>> wx;
       const xk = xj + ((dx >>> 1) ^ -(dx & 1));
       const yk = yj + ((dy >>> 1) ^ -(dy & 1));
-      if (yk > py !== yj > py && px < ((xj - xk) * (py - yk)) / (yj - yk) + xk) odd ^= mask;
+      if (yk > pyi !== yj > pyi && px < ((xj - xk) * (py - yk)) / (yj - yk) + xk) odd ^= mask;
       xj = xk;
       yj = yk;
     }
