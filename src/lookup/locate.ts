@@ -282,16 +282,15 @@ export function tableRegion(rec: Uint32Array, e: number, q: Float64Array): numbe
 if (DELTA_WIDTH_BITS !== 4 || DELTA_WIDTH_MASK !== 15) throw new Error('locate.ts: delta width literals out of date');
 
 /**
- * `bits` bits (at most 16) of a record's arc stream (layout.ts streamField). This module's own
- * copy: imported, V8 did not inline it here, and a record test took 2.5 times as long
- * (docs/PERFORMANCE.md, format 14).
+ * `bits` bits (at most 16) of a record's arc stream (layout.ts streamField), read without a branch
+ * as in evalRecord's vertex loop. This module's own copy: imported, V8 did not inline it here, and
+ * a record test took 2.5 times as long (docs/PERFORMANCE.md, format 14).
  */
 function field(rec: Uint32Array, from: number, b: number, bits: number): number {
   const w = from + (b >>> 5);
   const o = b & 31;
-  let v = (rec[w] | 0) >>> o;
-  if (o + bits > 32) v |= (rec[w + 1] | 0) << (32 - o);
-  return v & ((1 << bits) - 1);
+  const next = w + 1 < rec.length ? rec[w + 1] | 0 : 0;
+  return (((rec[w] | 0) >>> o) | ((next << 1) << (31 - o))) & ((1 << bits) - 1);
 }
 
 /**
