@@ -244,8 +244,9 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
 }
 
 /**
- * Code → index. Plain loops here and below rather than `new Map(list.map(…))` or `TypedArray.from`,
- * whose pairs and iterator steps were ~2 MB of garbage at every start (docs/PERFORMANCE.md).
+ * Code → index. Plain loops for the thousands of subdivision codes rather than `new Map(list.map(…))`
+ * or `TypedArray.from`, whose pairs and iterator steps were ~2 MB of garbage at every start
+ * (docs/PERFORMANCE.md).
  */
 function positions(codes: readonly string[]): Map<string, number> {
   const map = new Map<string, number>();
