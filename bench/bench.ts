@@ -40,6 +40,7 @@ const sets: [string, PointSet][] = [
 // Codes to test membership against: the answer at each point where there is one, else a fixed code,
 // so isIn* does the same work as a real caller checking its own region; the "(one code)" rows ask
 // about one fixed code at every point instead.
+const PREALLOCATED = new Error('thrown by the floor row');
 type Op = [string, (p: PointSet, i: number, codes: string[], subs: string[]) => unknown];
 const ops: Op[] = [
   ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
@@ -56,6 +57,20 @@ const ops: Op[] = [
     (p, i) => {
       try {
         return geo.countryFromGps(p.lat[i], p.lon[i]);
+      } catch {
+        return null;
+      }
+    },
+  ],
+  // V8's floor for the row above: the same loop throwing one preallocated object where
+  // countryFromGps throws, so the cost left is the throw itself (docs/PERFORMANCE.md).
+  [
+    'countryFromGps (throwing) floor: a preallocated object thrown',
+    (p, i) => {
+      try {
+        const code = geo.tryCountryFromGps(p.lat[i], p.lon[i]);
+        if (code === null) throw PREALLOCATED;
+        return code;
       } catch {
         return null;
       }
