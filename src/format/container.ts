@@ -30,26 +30,47 @@ const KIND_NAMES: Record<number, string> = { [KIND_DATASET]: 'lookup dataset', [
  * not against an adversary.
  */
 export function checksum32(bytes: Uint8Array): number {
-  const words = bytes.byteLength >>> 2;
-  const view =
-    (bytes.byteOffset & 3) === 0
-      ? new Int32Array(bytes.buffer, bytes.byteOffset, words)
-      : new Int32Array(bytes.slice(0, words * 4).buffer);
-  // [a0..a3, b0..b3]: in place by WebAssembly SIMD for bytes read into its memory, else in chunks
-  // by a small function: V8 optimises it after a few chunks and every later chunk runs optimised,
-  // where one loop over the whole file would run mostly unoptimised at start-up.
+  const lanes = startLanes();
+  const whole = bytes.byteLength & ~15;
+  addLanes(bytes.subarray(0, whole), lanes);
+  return finishLanes(lanes, bytes.subarray(whole), bytes.byteLength);
+}
+
+/** The lanes [a0..a3, b0..b3] before the first word. */
+export function startLanes(): Int32Array {
   const lanes = new Int32Array(8);
   lanes[0] = 1;
-  const n = words & ~3;
-  if (!sumLanesInPlace(bytes, n, lanes))
-    for (let from = 0; from < n; from += CHUNK_WORDS) sumLanes(view, from, Math.min(n, from + CHUNK_WORDS), lanes);
+  return lanes;
+}
+
+/**
+ * Adds `bytes` (a multiple of 16 long) to `lanes`, as the next words of the payload: a payload
+ * summed in pieces, in order, sums as in one (src/node/lazy-records.ts reads it so).
+ */
+export function addLanes(bytes: Uint8Array, lanes: Int32Array): void {
+  const n = bytes.byteLength >>> 2;
+  // In place by WebAssembly SIMD for bytes read into its memory, else in chunks by a small
+  // function: V8 optimises it after a few chunks and every later chunk runs optimised, where one
+  // loop over the whole file would run mostly unoptimised at start-up.
+  if (sumLanesInPlace(bytes, n, lanes)) return;
+  const view =
+    (bytes.byteOffset & 3) === 0
+      ? new Int32Array(bytes.buffer, bytes.byteOffset, n)
+      : new Int32Array(bytes.slice().buffer);
+  for (let from = 0; from < n; from += CHUNK_WORDS) sumLanes(view, from, Math.min(n, from + CHUNK_WORDS), lanes);
+}
+
+/** The checksum of a payload of `length` bytes whose lanes hold all but its last `tail` (under 16 bytes). */
+export function finishLanes(lanes: Int32Array, tail: Uint8Array, length: number): number {
   let [a0, a1, , , b0, b1] = lanes;
-  for (let i = n; i < words; i++) {
-    a0 = (a0 + view[i]) | 0;
+  const words = tail.byteLength >>> 2;
+  const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+  for (let i = 0; i < words; i++) {
+    a0 = (a0 + view.getInt32(i * 4, true)) | 0;
     b0 = (b0 + a0) | 0;
   }
-  for (let i = words * 4; i < bytes.byteLength; i++) {
-    a1 = (a1 + bytes[i]) | 0;
+  for (let i = words * 4; i < tail.byteLength; i++) {
+    a1 = (a1 + tail[i]) | 0;
     b1 = (b1 + a1) | 0;
   }
   const h1 =
@@ -62,7 +83,7 @@ export function checksum32(bytes: Uint8Array): number {
     Math.imul(b1, 0xd3a2646c | 1) ^
     Math.imul(lanes[6], 0xfd7046c5) ^
     Math.imul(lanes[7], 0xb55a4f09);
-  return (h1 ^ Math.imul(h2 ^ (h2 >>> 15), 0x2c1b3c6d) ^ bytes.byteLength) >>> 0;
+  return (h1 ^ Math.imul(h2 ^ (h2 >>> 15), 0x2c1b3c6d) ^ length) >>> 0;
 }
 
 const CHUNK_WORDS = 1 << 14;
