@@ -299,6 +299,7 @@ for (const row of allocationRows) console.log(`  ${row}`);
 // lookups reach a record, so the rows above hide its cost; format 14's first decoder cost four
 // times format 13's here while the rows moved within their noise (docs/PERFORMANCE.md).
 const ds = datasetOf(geo.preload());
+ds.recordPages.needAll(); // evalRecord reads ds.records directly
 const leafRecords: number[] = [];
 for (let row = 0; row < 180; row++)
   for (let col = 0; col < 360; col++)

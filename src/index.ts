@@ -1,7 +1,8 @@
 // Node entry: the four operations on the embedded dataset (dist-data/world.geolookup),
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
-import { createGeoLookupFromBytes, type GeoLookup } from './lookup/engine.js';
+import { createGeoLookupFromBytes, type GeoLookup, lookupOf } from './lookup/engine.js';
+import { readLazily } from './node/lazy-records.js';
 import { checkFor, defaultDataPath, type EmbeddedDataset, readFile, resolveDataPath } from './node/data-path.js';
 import type { BinaryInput } from './format/container.js';
 import type { BBox } from './lookup/boxes.js';
@@ -34,6 +35,9 @@ export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput
       : (options as string | BinaryInput);
   if (typeof data === 'string') {
     const path = resolveDataPath(data);
+    // The package's own sealed file reads its records on demand; any other is read whole.
+    const lazy = readLazily(path);
+    if (lazy) return lookupOf(lazy.bytes, path, 'none', lazy.pages);
     const bytes = readFile(path);
     return createGeoLookupFromBytes(bytes, path, checkFor(path, bytes));
   }

@@ -1,6 +1,7 @@
 // A leaf: per country, a subdivision record (or a region when nothing needs testing), then the
 // country record pointing at them. A country's default subdivision answers where no piece does.
 
+import { MAX_RECORD_SPAN_WORDS } from '../../src/format/record-pages.js';
 import { tableCell } from '../../src/format/leaves.js';
 import { GRID_COLS, GRID_ROWS, HALF_RECORD, TAG_RECORD, TAG_SHIFT, TAG_TABLE } from '../../src/format/layout.js';
 import type { CellEntry, IndexBuilder } from './builder.js';
@@ -179,6 +180,11 @@ function writeChain(
   chain.forEach((r, i) => {
     const end = p + recordSize(r);
     const last = i === chain.length - 1;
+    // The runtime brings a record in by the page it starts on and the next (src/format/record-pages.ts).
+    if (end - p + (last ? tableWords.length : 0) > MAX_RECORD_SPAN_WORDS)
+      throw new Error(
+        `a record of ${r.vertices} vertices spans more than ${MAX_RECORD_SPAN_WORDS} words: use deeper fanouts`,
+      );
     const def = !last
       ? ((TAG_RECORD << TAG_SHIFT) | end) >>> 0
       : table

@@ -1,7 +1,7 @@
 // Reads a lookup dataset: checks the container, lays typed arrays over the
 // payload (no copy, nothing decoded per cell) and builds the small code maps.
 
-import { KIND_DATASET, unwrapPayload, type BinaryInput } from './container.js';
+import { KIND_DATASET, toBytes, unwrapPayload, type BinaryInput } from './container.js';
 import Flatbush from 'flatbush';
 import { DataError } from '../lookup/errors.js';
 import {
@@ -23,6 +23,7 @@ import {
   type SubdivisionColumns,
   subdivisionList,
 } from './meta-tables.js';
+import { type RecordPages, residentPages } from './record-pages.js';
 import { verifyIndex } from './verify.js';
 
 export interface CountryInfo {
@@ -119,7 +120,9 @@ export interface Dataset {
   blockCountry: Uint8Array;
   /** Per depth-1 child: a region, a record slot, no country, or a wide entry in blocks (layout.ts). */
   blockRegion8: Uint8Array;
+  /** Read a record only after `recordPages` has it in memory (record-pages.ts). */
   records: Uint32Array;
+  recordPages: RecordPages;
   fanouts: Int32Array;
   margin: number;
   /** Quantisation scale: window fraction → window units (meta.params.quant per side). */
@@ -180,8 +183,12 @@ function typed<T>(
  */
 export type Check = 'full' | 'checksum' | 'none';
 
-export function readDataset(input: BinaryInput, name = 'dataset', check: Check = 'full'): Dataset {
+/** `pages`: which record pages of `input` are in memory yet (src/node/lazy-records.ts); all, when absent. */
+export function readDataset(input: BinaryInput, name = 'dataset', check: Check = 'full', pages?: RecordPages): Dataset {
   const payload = unwrapPayload(input, KIND_DATASET, name, check === 'none');
+  // Pages count from the start of the buffer they were read into: the payload must not be a copy.
+  if (pages && payload.buffer !== toBytes(input, name).buffer)
+    throw new DataError(`${name}: a dataset read on demand must be 8-byte aligned in memory`);
   const { meta, countries, subdivisions } = readMeta(payload, name);
   const sections = readSections(payload, name, meta.params.fanouts[0]);
   const { grid, gridCountry, depth1Bases, slots, subcodes, subwords, blocks, blockCountry, blockRegion8 } = sections;
@@ -221,6 +228,7 @@ export function readDataset(input: BinaryInput, name = 'dataset', check: Check =
     blockCountry,
     blockRegion8,
     records,
+    recordPages: pages ?? residentPages(records),
     fanouts: Int32Array.from(meta.params.fanouts),
     margin,
     qscale: meta.params.quant / (1 + 2 * margin),

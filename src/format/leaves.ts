@@ -158,6 +158,7 @@ export function depth1Country(ds: Dataset, at: number): number {
 
 /** Country index of a record that lists one country's subdivisions, else -1. */
 export function recordCountry(ds: Dataset, record: number): number {
+  ds.recordPages.needAll();
   if ((ds.records[record] & RECORD_SUBDIVISIONS) === 0) return -1;
   return ds.regionCountry[defaultRegion(ds.records, record)];
 }
@@ -169,6 +170,8 @@ export function recordCountry(ds: Dataset, record: number): number {
  * floating-point rounding.
  */
 export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord {
+  // Readers of records one by one visit most of them (export, explain): all in memory at once.
+  ds.recordPages.needAll();
   const rec = ds.records;
   const sx = (cell.x1 - cell.x0) / ds.qscale;
   const sy = (cell.y1 - cell.y0) / ds.qscale;

@@ -10,6 +10,7 @@ import {
   readDataset,
   type SubdivisionInfo,
 } from '../format/dataset.js';
+import type { RecordPages } from '../format/record-pages.js';
 import { boxQueries, type BoxQueries, unionBox } from './boxes.js';
 import { codeTables } from './code-tables.js';
 import { DataError } from './errors.js';
@@ -272,9 +273,14 @@ export function datasetOf(lookup: GeoLookup): Dataset {
 
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */
 export function createGeoLookupFromBytes(data: BinaryInput, name = 'dataset', check: Check = 'full'): GeoLookup {
+  return lookupOf(data, name, check);
+}
+
+/** As createGeoLookupFromBytes; `pages` for a file whose records are read on demand (src/node/lazy-records.ts). */
+export function lookupOf(data: BinaryInput, name: string, check: Check, pages?: RecordPages): GeoLookup {
   let ds: Dataset;
   try {
-    ds = readDataset(data, name, check);
+    ds = readDataset(data, name, check, pages);
   } catch (e) {
     // Metadata of the wrong shape (a null where an object belongs) fails inside readDataset.
     if (e instanceof DataError) throw e;

@@ -23,6 +23,10 @@ import {
   TABLE_GRID,
   tableEntry,
 } from '../format/layout.js';
+import { PAGE_SHIFT } from '../format/record-pages.js';
+
+/** Words of a record → its page in RecordPages.ready. */
+const WORD_PAGE_SHIFT = PAGE_SHIFT - 2;
 
 export interface Locator {
   /** Region id at (lat, lon), 0 when no country holds the point. */
@@ -79,6 +83,9 @@ function createLocator(ds: Dataset): Locator {
     margin,
     qscale,
   } = ds;
+  // A record is read only once its page is in memory: test/contract/lazy-records.test.ts.
+  const { ready, need } = ds.recordPages;
+  const firstPage = records.byteOffset >>> 2;
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   const children0 = f0 * f0;
@@ -179,8 +186,13 @@ function createLocator(ds: Dataset): Locator {
 
   /** The region record r (and the records it leads to) gives at the point in q. */
   function evalRecords(r: number): number {
+    if (ready[(firstPage + r) >>> WORD_PAGE_SHIFT] === 0) need(r);
     let e = evalRecord(records, r, q);
-    while (e >>> 30 === 2) e = evalRecord(records, e & 0x3fffffff, q);
+    while (e >>> 30 === 2) {
+      const next = e & 0x3fffffff;
+      if (ready[(firstPage + next) >>> WORD_PAGE_SHIFT] === 0) need(next);
+      e = evalRecord(records, next, q);
+    }
     // A default table (tag 3; as an int32, negative like a record entry).
     return e < 0 ? tableRegion(records, e, q) : e;
   }
@@ -251,10 +263,15 @@ function createLocator(ds: Dataset): Locator {
     q[1] = (py + margin) * qscale;
     do {
       const r = e & 0x3fffffff;
+      if (ready[(firstPage + r) >>> WORD_PAGE_SHIFT] === 0) need(r);
       if (records[r] & RECORD_SUBDIVISIONS) {
         // Its country is that of the region its defaults end at (layout.ts defaultRegion).
         let d = records[r + 1] | 0;
-        while (d >>> 30 === 2) d = records[(d & 0x3fffffff) + 1] | 0;
+        while (d >>> 30 === 2) {
+          const next = d & 0x3fffffff;
+          if (ready[(firstPage + next) >>> WORD_PAGE_SHIFT] === 0) need(next);
+          d = records[next + 1] | 0;
+        }
         return regionCountry[d >>> 30 === 3 ? tableEntry(records, d, 0) : d];
       }
       e = evalRecord(records, r, q);
