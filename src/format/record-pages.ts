@@ -7,7 +7,7 @@ export const PAGE_SHIFT = 12;
 export const PAGE_BYTES = 1 << PAGE_SHIFT;
 /**
  * A record with its default table spans at most a page's words, so the page it starts on and the
- * next hold it whole (build-data checks every record it writes: build-data/write.ts).
+ * next hold it whole (build-data refuses a longer one: build-data/index/leaf.ts).
  */
 export const MAX_RECORD_SPAN_WORDS = PAGE_BYTES / 4;
 

@@ -85,7 +85,10 @@ function createLocator(ds: Dataset): Locator {
   } = ds;
   // A record is read only once its page is in memory: test/contract/lazy-records.test.ts.
   const { ready, need } = ds.recordPages;
-  const firstPage = records.byteOffset >>> 2;
+  const firstWord = records.byteOffset >>> 2;
+  function bring(r: number): void {
+    if (ready[(firstWord + r) >>> WORD_PAGE_SHIFT] === 0) need(r);
+  }
   const maxDepth = fanouts.length;
   const f0 = fanouts[0];
   const children0 = f0 * f0;
@@ -186,11 +189,11 @@ function createLocator(ds: Dataset): Locator {
 
   /** The region record r (and the records it leads to) gives at the point in q. */
   function evalRecords(r: number): number {
-    if (ready[(firstPage + r) >>> WORD_PAGE_SHIFT] === 0) need(r);
+    bring(r);
     let e = evalRecord(records, r, q);
     while (e >>> 30 === 2) {
       const next = e & 0x3fffffff;
-      if (ready[(firstPage + next) >>> WORD_PAGE_SHIFT] === 0) need(next);
+      bring(next);
       e = evalRecord(records, next, q);
     }
     // A default table (tag 3; as an int32, negative like a record entry).
@@ -263,13 +266,13 @@ function createLocator(ds: Dataset): Locator {
     q[1] = (py + margin) * qscale;
     do {
       const r = e & 0x3fffffff;
-      if (ready[(firstPage + r) >>> WORD_PAGE_SHIFT] === 0) need(r);
+      bring(r);
       if (records[r] & RECORD_SUBDIVISIONS) {
         // Its country is that of the region its defaults end at (layout.ts defaultRegion).
         let d = records[r + 1] | 0;
         while (d >>> 30 === 2) {
           const next = d & 0x3fffffff;
-          if (ready[(firstPage + next) >>> WORD_PAGE_SHIFT] === 0) need(next);
+          bring(next);
           d = records[next + 1] | 0;
         }
         return regionCountry[d >>> 30 === 3 ? tableEntry(records, d, 0) : d];
