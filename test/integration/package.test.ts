@@ -173,6 +173,29 @@ describe("the embedded dataset's seal", () => {
     expect(r.stdout.trim()).toBe('FRA');
   });
 
+  it("reads the sealed file's records on demand: a file changed after load fails, never answers", () => {
+    // src/node/lazy-records.ts: had the file been read whole at load, the lookups would answer.
+    copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
+    const file = join(tmp, 'dist-data', 'world.geolookup');
+    writeFileSync(file, dataset);
+    const script = `import { openSync, writeSync } from 'node:fs';
+      import * as geo from ${JSON.stringify(join(tmp, 'dist', 'index.js'))};
+      console.log(geo.countryFromGps(48.8566, 2.3522));
+      const fd = openSync(${JSON.stringify(file)}, 'r+');
+      for (let at = 7; at < ${dataset.byteLength}; at += 4096) writeSync(fd, Uint8Array.of(0xa5), 0, 1, at);
+      try {
+        for (let lat = 40; lat < 55; lat += 0.01) for (let lon = 0; lon < 20; lon += 0.01) geo.trySubdivisionFromGps(lat, lon);
+        console.log('answered');
+      } catch (e) { console.log(e.name + ': ' + e.message); }`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, GEOLOOKUP_DATA: '' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^FRA\nDataError: .*world\.geolookup: the file changed after it was loaded/);
+    writeFileSync(file, dataset);
+  });
+
   it('a damaged copy re-sealed with a fresh checksum still gets every check', () => {
     copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
