@@ -1,9 +1,6 @@
-// The package's own dataset file with its records section read page by page as lookups reach it,
-// as a memory-mapped file would be: few lookups test a record, so most of the section need never
-// be in memory (docs/ARCHITECTURE.md, "Records on demand"). Every other section is read at load,
-// and the whole payload is still summed against the header then; a page read later must sum to
-// what it summed to at load, or the lookup fails with a DataError rather than answer from bytes
-// that changed: test/contract/lazy-records.test.ts.
+// The package's own dataset file with its records read by 4 KB page as lookups reach them, as a
+// memory-mapped file would be (docs/ARCHITECTURE.md, "Records on demand"); a page that no longer
+// sums to what it summed to at load is a DataError, never an answer: test/contract/lazy-records.test.ts.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { simdBytes } from '../format/checksum-simd.js';
@@ -29,11 +26,9 @@ export interface LazyFile {
 }
 
 /**
- * The file at `path` with the whole pages of its records section left unread and its checksum
- * verified, or null where the caller should read it whole (and get that path's errors): not a
- * regular file, a header or section table the loader must judge, a checksum mismatch, or too few
- * record pages to gain, or a header `sealed` does not vouch for (by default: the package's own
- * dataset, checkFor): no check here walks the records, as none does for those files.
+ * The file with its records' whole pages unread and its checksum verified, or null where the caller
+ * should read it whole and meet that path's errors (no regular file, a header `sealed` does not
+ * vouch for, a bad section table or checksum, too few pages to gain). No check here walks records.
  */
 export function readLazily(
   path: string,
