@@ -170,7 +170,7 @@ export function recordCountry(ds: Dataset, record: number): number {
  * floating-point rounding.
  */
 export function readRecord(ds: Dataset, record: number, cell: Cell): LeafRecord {
-  // Readers of records one by one visit most of them (export, explain): all in memory at once.
+  // Readers of records one by one visit most of them (export, geometryOf): all in memory at once.
   ds.recordPages.needAll();
   const rec = ds.records;
   const sx = (cell.x1 - cell.x0) / ds.qscale;

@@ -53,9 +53,10 @@ function lazyFile(path: string, fd: number, sealed: (header: Uint8Array) => bool
   const stat = fstatSync(fd);
   const size = stat.size;
   if (!stat.isFile() || size < TABLE_END) return null;
-  const bytes = simdBytes(size) ?? new Uint8Array(size);
-  if (!readAt(fd, bytes, 0, TABLE_END) || !sealed(bytes.subarray(0, HEADER_BYTES))) return null;
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, TABLE_END);
+  // Header and section table first: a file read whole gets no memory allocated here.
+  const head = new Uint8Array(TABLE_END);
+  if (!readAt(fd, head, 0, TABLE_END) || !sealed(head.subarray(0, HEADER_BYTES))) return null;
+  const dv = new DataView(head.buffer);
   if (dv.getUint32(16, true) !== size - HEADER_BYTES || dv.getUint32(HEADER_BYTES, true) !== SECTIONS.length)
     return null;
   const start = HEADER_BYTES + dv.getUint32(HEADER_BYTES + 8 + RECORDS * 8, true);
@@ -65,6 +66,8 @@ function lazyFile(path: string, fd: number, sealed: (header: Uint8Array) => bool
   const lazyTo = Math.floor(end / PAGE_BYTES) * PAGE_BYTES;
   const summed = HEADER_BYTES + ((size - HEADER_BYTES) & ~15);
   if (end > size || lazyTo > summed || lazyTo - lazyFrom < MIN_LAZY_PAGES * PAGE_BYTES) return null;
+  const bytes = simdBytes(size) ?? new Uint8Array(size);
+  bytes.set(head);
   if (!readAt(fd, bytes, TABLE_END, lazyFrom - TABLE_END) || !readAt(fd, bytes, lazyTo, size - lazyTo)) return null;
 
   const lanes = startLanes();
