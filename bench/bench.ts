@@ -9,12 +9,21 @@ import { forEachLeaf } from '../src/format/leaves.js';
 import * as geo from '../src/index.js';
 import { datasetOf } from '../src/lookup/engine.js';
 import { evalRecord } from '../src/lookup/locate.js';
-import { cityPoints, type PointSet, spherePoints } from '../test/support/sample-points.js';
+import {
+  best,
+  fmt,
+  ownPass,
+  type OwnOp,
+  peerPass,
+  perRound,
+  pointSets,
+  quantileOf,
+  roundsFor,
+  tally,
+} from './passes.js';
 import { peers } from './peers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const N_RANDOM = Number(process.env.BENCH_RANDOM ?? 1_000_000);
-const N_CITY = Number(process.env.BENCH_CITY ?? 200_000);
 
 // The fresh-process load measures the built package; build it so it matches the sources.
 execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..'), stdio: 'inherit' });
@@ -30,23 +39,17 @@ const load = median(0);
 const liteLoad = median(1);
 const peerLoad = median(2);
 
+// The world dataset only: the lite rows run in a process of their own (lite.ts).
 geo.preload();
-const lite = geo.createGeoLookup('lite');
-const sets: [string, PointSet][] = [
-  [`random sphere (${N_RANDOM / 1e6}M)`, spherePoints(N_RANDOM)],
-  [`near cities (${N_CITY / 1e3}k)`, cityPoints(N_CITY)],
-];
+const sets = pointSets();
 
 // Codes to test membership against: the answer at each point where there is one, else a fixed code,
 // so isIn* does the same work as a real caller checking its own region; the "(one code)" rows ask
 // about one fixed code at every point instead.
 const PREALLOCATED = new Error('thrown by the floor row');
-type Op = [string, (p: PointSet, i: number, codes: string[], subs: string[]) => unknown];
-const ops: Op[] = [
+const ops: [string, OwnOp][] = [
   ['countryFromGps (try form)', (p, i) => geo.tryCountryFromGps(p.lat[i], p.lon[i])],
   ['subdivisionFromGps (try form)', (p, i) => geo.trySubdivisionFromGps(p.lat[i], p.lon[i])],
-  ['countryFromGps (try form, lite)', (p, i) => lite.tryCountryFromGps(p.lat[i], p.lon[i])],
-  ['subdivisionFromGps (try form, lite)', (p, i) => lite.trySubdivisionFromGps(p.lat[i], p.lon[i])],
   ['isInCountry', (p, i, codes) => geo.isInCountry(codes[i], p.lat[i], p.lon[i])],
   ['isInSubdivision', (p, i, _c, subs) => geo.isInSubdivision(subs[i], p.lat[i], p.lon[i])],
   // Geofencing: one code asked about over many points, mostly answered "no".
@@ -88,65 +91,18 @@ const ops: Op[] = [
   ],
 ];
 
-/**
+/*
  * Steady state, as in a long job: every timed pass (ours and the peers') follows an untimed pass
  * of the same function over other points of the same kind (seed 99). Without it a pass starts
  * on caches the previous library filled, and the ratios measure the refill, not lookups
  * (docs/PERFORMANCE.md).
- * Several passes over the points (at least 2M lookups per operation in all), taken in rounds:
- * each round runs one pass of every peer and every operation in turn, so a slow spell of the
- * shared machine hits them all alike and the ratios between them hold (one operation after
- * another lets them drift). ops/s is an operation's best pass, the one least
- * disturbed by GC, JIT or other processes; ns/op median and p99 are over every 10k-point batch
- * of every pass. The time relative to countryFromGps is given two ways: best pass against best
- * pass, and per round (this operation's pass against the country pass of the same round),
- * median and quartiles over the rounds.
+ * Several passes over the points, taken in rounds: each round runs one pass of every peer and
+ * every operation in turn, so a slow spell of the shared machine hits them all alike and the
+ * ratios between them hold (one operation after another lets them drift). ops/s is an
+ * operation's best pass, the one least disturbed by GC, JIT or other processes; ns/op median and
+ * p99 are over every 10k-point batch of every pass. The time relative to countryFromGps is given
+ * best pass against best pass, and per round (passes.ts perRound).
  */
-interface Tally {
-  passes: number[];
-  times: number[];
-  done: number;
-}
-const tally = (): Tally => ({ passes: [], times: [], done: 0 });
-
-function ownPass(p: PointSet, fn: Op[1], codes: string[], subs: string[], t: Tally): void {
-  const n = p.lat.length;
-  const batch = 10_000;
-  let sink = 0;
-  const t0 = performance.now();
-  for (let s = 0; s < n; s += batch) {
-    const b0 = performance.now();
-    const e = Math.min(n, s + batch);
-    for (let i = s; i < e; i++) if (fn(p, i, codes, subs)) sink++;
-    t.times.push(((performance.now() - b0) * 1e6) / (e - s));
-  }
-  t.passes.push(n / ((performance.now() - t0) / 1000));
-  t.done = n;
-  if (sink < 0) console.log(sink);
-}
-
-/** One pass of a peer over a point set, cut short after capSeconds (slow peers). */
-function peerPass(p: PointSet, fn: (lat: number, lon: number) => unknown, capSeconds: number, t: Tally): void {
-  let sink = 0;
-  const t0 = performance.now();
-  const cap = t0 + capSeconds * 1000;
-  let i = 0;
-  for (; i < p.lat.length; i++) {
-    if (fn(p.lat[i], p.lon[i])) sink++;
-    if ((i & 63) === 0 && performance.now() > cap) break;
-  }
-  const n = Math.min(i + 1, p.lat.length);
-  t.passes.push(n / ((performance.now() - t0) / 1000));
-  t.done = Math.max(t.done, n);
-  if (sink < 0) console.log(sink);
-}
-
-const best = (t: Tally) => Math.max(...t.passes);
-const quantileOf = (t: Tally, q: number) => {
-  const s = [...t.times].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
-
 console.log(`geolookup bench, node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(
   `load (fresh process, built package, median of 5): import + first answer ${load.firstAnswerMs.toFixed(0)} ms, RSS after load ${load.rssMB.toFixed(0)} MB; @rapideditor/country-coder ${peerLoad.firstAnswerMs.toFixed(0)} ms, ${peerLoad.rssMB.toFixed(0)} MB (ours ÷ peer: ${(load.firstAnswerMs / peerLoad.firstAnswerMs).toFixed(2)}× time, ${(load.rssMB / peerLoad.rssMB).toFixed(2)}× RSS)`,
@@ -157,12 +113,10 @@ console.log(
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f)))
   console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
-const fmt = (v: number) =>
-  v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0);
 const peerRows: string[] = [];
 const ownRows: string[] = [];
 const fastestPeer: number[] = []; // per point set
-for (const [name, p] of sets) {
+for (const { name, points: p, warm } of sets) {
   const codes: string[] = [];
   const subs: string[] = [];
   for (let i = 0; i < p.lat.length; i++) {
@@ -170,9 +124,6 @@ for (const [name, p] of sets) {
     subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
   }
   // Other points of the same kind, run untimed right before each timed pass (below).
-  const warm = name.startsWith('near')
-    ? cityPoints(Math.min(p.lat.length, 200_000), 99)
-    : spherePoints(Math.min(p.lat.length, 200_000), 99);
   const warmCodes: string[] = [];
   const warmSubs: string[] = [];
   for (let i = 0; i < warm.lat.length; i++) {
@@ -189,8 +140,7 @@ for (const [name, p] of sets) {
   globalThis.gc?.();
   const peerTallies = peers.map(tally);
   const ownTallies = ops.map(tally);
-  const rounds = Math.max(5, Math.ceil(2_000_000 / p.lat.length));
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < roundsFor(p.lat.length); round++) {
     peers.forEach((peer, k) => {
       peerPass(warm, peer.country, peer.capSeconds, tally());
       peerPass(p, peer.country, peer.capSeconds, peerTallies[k]);
@@ -214,13 +164,8 @@ for (const [name, p] of sets) {
   ops.forEach(([opName], k) => {
     const t = ownTallies[k];
     const r = best(t);
-    // The country pass and this one ran in the same round, seconds apart: their ratio is paired,
-    // so a slow spell of the machine that hits one round shifts both. Best against best can pair
-    // a lucky pass of one with an unlucky pass of the other.
-    const paired = ownTallies[0].passes.map((c, round) => c / t.passes[round]).sort((a, b) => a - b);
-    const q = (f: number) => paired[Math.min(paired.length - 1, Math.floor(f * paired.length))].toFixed(2);
     ownRows.push(
-      `| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${q(0.5)} (${q(0.25)}-${q(0.75)}) | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`,
+      `| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${perRound(ownTallies[0], t)} | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`,
     );
   });
 }
@@ -239,9 +184,31 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of ownRows) console.log(row);
 
+// The lite dataset in a process of its own (lite.ts), against the peers' rates of the rounds above.
+const liteRows = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'lite.ts')], { encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .map(
+    (line) =>
+      JSON.parse(line) as { op: string; set: string; rate: number; perRound: string; median: number; p99: number },
+  );
+console.log('');
+console.log('### geolookup, lite dataset (a process of its own)');
+console.log('');
+console.log(
+  '| operation | points | lookups/s | × fastest peer | time × lite countryFromGps, per round: median (quartiles) | ns/op median | ns/op p99 |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of liteRows) {
+  const fastest = fastestPeer[sets.findIndex((s) => s.name === r.set)];
+  console.log(
+    `| ${r.op} | ${r.set} | ${fmt(r.rate)} | ${(r.rate / fastest).toFixed(1)}× | ${r.perRound} | ${r.median.toFixed(0)} | ${r.p99.toFixed(0)} |`,
+  );
+}
+
 // Allocation over 10M lookups: heap growth (after a full GC) shows retained memory only; garbage
 // shows as scavenges, so both are counted. Zero scavenges means nothing was allocated.
-const p = sets[0][1];
+const p = sets[0].points;
 let window = [0, 0];
 let scavenges = 0;
 const gcs = new PerformanceObserver((list) => {
