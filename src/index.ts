@@ -2,7 +2,8 @@
 // loaded lazily and synchronously on first use, plus createGeoLookup for other datasets.
 
 import { createGeoLookupFromBytes, type GeoLookup, lookupOf } from './lookup/engine.js';
-import { readLazily } from './node/lazy-records.js';
+import { resolve } from 'node:path';
+import { fileIdentity, readLazily } from './node/lazy-records.js';
 import { checkFor, defaultDataPath, type EmbeddedDataset, readFile, resolveDataPath } from './node/data-path.js';
 import type { BinaryInput } from './format/container.js';
 import type { BBox } from './lookup/boxes.js';
@@ -35,13 +36,30 @@ export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput
       : (options as string | BinaryInput);
   if (typeof data === 'string') {
     const path = resolveDataPath(data);
-    // The package's own sealed file reads its records on demand; any other is read whole.
-    const lazy = readLazily(path);
-    if (lazy) return lookupOf(lazy.bytes, path, 'none', lazy.pages);
+    const sealed = sealedLookup(path);
+    if (sealed) return sealed;
     const bytes = readFile(path);
     return createGeoLookupFromBytes(bytes, path, checkFor(path, bytes));
   }
   return createGeoLookupFromBytes(data, 'dataset');
+}
+
+// The package's own sealed files read their records on demand, one lookup per file (and version of
+// it) in a process: a second doubles the memory, and V8 compiles the lookup code shared by two
+// datasets slower for both (docs/PERFORMANCE.md, "One dataset per process").
+const sealedLookups = new Map<string, { identity: string; lookup: WeakRef<GeoLookup> }>();
+
+/** The lookup over a sealed file at `path`, the one made before while it lives and the file is unchanged; null for other files. */
+function sealedLookup(path: string): GeoLookup | null {
+  const key = resolve(path);
+  const known = sealedLookups.get(key);
+  const alive = known?.lookup.deref();
+  if (alive && known?.identity === fileIdentity(key)) return alive;
+  const lazy = readLazily(path);
+  if (!lazy) return null;
+  const lookup = lookupOf(lazy.bytes, path, 'none', lazy.pages);
+  sealedLookups.set(key, { identity: lazy.identity, lookup: new WeakRef(lookup) });
+  return lookup;
 }
 
 let embedded: GeoLookup | null = null;

@@ -2,7 +2,7 @@
 // memory-mapped file would be (docs/ARCHITECTURE.md, "Records on demand"); a page that no longer
 // sums to what it summed to at load is a DataError, never an answer: test/contract/lazy-records.test.ts.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { simdBytes } from '../format/checksum-simd.js';
 import { addLanes, checksum32, finishLanes, HEADER_BYTES, startLanes } from '../format/container.js';
 import { SECTIONS } from '../format/layout.js';
@@ -23,7 +23,20 @@ export interface LazyFile {
   /** The file, in memory where the whole file would be; the records' whole pages zero until read. */
   bytes: Uint8Array;
   pages: RecordPages;
+  /** The file as read (fileIdentity): another identity at the path is another file or version. */
+  identity: string;
 }
+
+/** Device, inode, size and times of a file, or null where there is none. */
+export function fileIdentity(path: string): string | null {
+  try {
+    return identityOf(statSync(path));
+  } catch {
+    return null;
+  }
+}
+
+const identityOf = (s: Stats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 
 /**
  * The file with its records' whole pages unread and its checksum verified, or null where the caller
@@ -87,7 +100,7 @@ function lazyFile(path: string, fd: number, sealed: (header: Uint8Array) => bool
 
   const pages = pagesOf(path, fd, bytes, start, first, digests);
   closeFd.register(pages, fd);
-  return { bytes, pages };
+  return { bytes, pages, identity: identityOf(stat) };
 }
 
 /**

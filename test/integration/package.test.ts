@@ -196,6 +196,28 @@ describe("the embedded dataset's seal", () => {
     writeFileSync(file, dataset);
   });
 
+  it('one lookup per sealed file and version of it: every name of it, the module functions too', () => {
+    // src/index.ts sealedLookup: a second lookup over one file doubles the memory and slows both.
+    copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
+    const file = join(tmp, 'dist-data', 'world.geolookup');
+    writeFileSync(file, dataset);
+    const script = `import { copyFileSync, renameSync } from 'node:fs';
+      import * as geo from ${JSON.stringify(join(tmp, 'dist', 'index.js'))};
+      const file = ${JSON.stringify(file)};
+      const a = geo.createGeoLookup('world');
+      const one = [geo.preload(), geo.createGeoLookup({ data: 'world' }), geo.createGeoLookup(file)].every((x) => x === a);
+      copyFileSync(file, file + '.new');
+      renameSync(file + '.new', file); // as a package upgrade replaces it
+      const b = geo.createGeoLookup('world');
+      console.log(one, b !== a, b === geo.createGeoLookup('world'), a.countryFromGps(48.8566, 2.3522), b.countryFromGps(48.8566, 2.3522));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, GEOLOOKUP_DATA: '' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('true true true FRA FRA');
+  });
+
   it('a damaged copy re-sealed with a fresh checksum still gets every check', () => {
     copyFileSync(join(root, 'dist', 'index.js'), join(tmp, 'dist', 'index.js'));
     writeFileSync(join(tmp, 'dist-data', 'world.geolookup'), dataset);
