@@ -9,9 +9,11 @@ import { forEachLeaf } from '../src/format/leaves.js';
 import * as geo from '../src/index.js';
 import { datasetOf } from '../src/lookup/engine.js';
 import { evalRecord } from '../src/lookup/locate.js';
+import { VERTEX_BOUND_M } from '../src/format/layout.js';
 import {
   best,
   fmt,
+  fmtRound,
   ownPass,
   type OwnOp,
   peerPass,
@@ -115,6 +117,8 @@ for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test
   console.log(`dist-data/${f}: ${(statSync(join(distData, f)).size / 1e6).toFixed(1)} MB`);
 const peerRows: string[] = [];
 const ownRows: string[] = [];
+// Per point set and operation: × the fastest peer, and the time × countryFromGps per round (median).
+const measured: { vsPeer: Record<string, number>; vsCountry: Record<string, number> }[] = [];
 const fastestPeer: number[] = []; // per point set
 for (const { name, points: p, warm } of sets) {
   const codes: string[] = [];
@@ -161,11 +165,16 @@ for (const { name, points: p, warm } of sets) {
     );
   });
   const own = best(ownTallies[0]);
+  const m: (typeof measured)[number] = { vsPeer: {}, vsCountry: {} };
+  measured.push(m);
   ops.forEach(([opName], k) => {
     const t = ownTallies[k];
     const r = best(t);
+    const round = perRound(ownTallies[0], t);
+    m.vsPeer[opName] = r / fastest;
+    m.vsCountry[opName] = round[1];
     ownRows.push(
-      `| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${perRound(ownTallies[0], t)} | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`,
+      `| ${opName} | ${name} | ${fmt(r)} | ${(r / fastest).toFixed(1)}× | ${(own / r).toFixed(2)} | ${fmtRound(round)} | ${quantileOf(t, 0.5).toFixed(0)} | ${quantileOf(t, 0.99).toFixed(0)} |`,
     );
   });
 }
@@ -222,6 +231,7 @@ const gcs = new PerformanceObserver((list) => {
   }
 });
 const allocationRows: string[] = [];
+let allScavenges = 0;
 for (const [name, fn] of [
   [
     'countryFromGps (try form)',
@@ -255,6 +265,7 @@ for (const [name, fn] of [
   const h1 = process.memoryUsage().heapUsed;
   await new Promise((r) => setTimeout(r, 10));
   gcs.disconnect();
+  allScavenges += scavenges;
   allocationRows.push(
     `${name}: heap growth ${((h1 - h0) / 1e6).toFixed(2)} MB, scavenges during the loop ${scavenges} (${found} found)`,
   );
@@ -316,3 +327,61 @@ const inCallback = await new Promise<number>((resolve) =>
 console.log(
   `countryFromGps (throwing) inside a setImmediate callback, random sphere: ${fmt(inCallback)}/s, ${(inCallback / fastestPeer[0]).toFixed(1)}× the fastest peer`,
 );
+
+// Issue 26's targets against this run's figures.
+const worldMB = statSync(join(distData, 'world.geolookup')).size / 1e6;
+const [pack] = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: join(here, '..'), encoding: 'utf8' }),
+) as { size: number; entryCount: number }[];
+const lowest = (row: Record<string, number>, names: string[], high = false) =>
+  names.reduce((a, b) => ((high ? row[b] > row[a] : row[b] < row[a]) ? b : a));
+const TRY_FORMS = [
+  'countryFromGps (try form)',
+  'subdivisionFromGps (try form)',
+  'isInCountry',
+  'isInSubdivision',
+  'isInCountry (one code)',
+  'isInSubdivision (one code)',
+];
+const THROWING = ['countryFromGps (throwing)', 'subdivisionFromGps (throwing)'];
+const slowestThrow = lowest(measured[0].vsPeer, THROWING);
+const targets: [string, string, boolean][] = [
+  [
+    'world.geolookup ≤ 30 MB, vertices within ≤ 1 m',
+    `${worldMB.toFixed(2)} MB, ${VERTEX_BOUND_M} m`,
+    worldMB <= 30 && VERTEX_BOUND_M <= 1,
+  ],
+  [
+    'import + first answer ≤ country-coder',
+    `${load.firstAnswerMs.toFixed(0)} / ${peerLoad.firstAnswerMs.toFixed(0)} ms`,
+    load.firstAnswerMs <= peerLoad.firstAnswerMs,
+  ],
+  ['RSS after load ≤ 80 MB', `${load.rssMB.toFixed(0)} MB`, load.rssMB <= 80],
+  ['package ≤ 20 MB packed', `${(pack.size / 1e6).toFixed(2)} MB, ${pack.entryCount} files`, pack.size <= 20e6],
+  ...sets.map(({ name }, i): [string, string, boolean] => {
+    const k = lowest(measured[i].vsPeer, TRY_FORMS);
+    return [
+      `try forms ≥ 12× the fastest peer, ${name}`,
+      `lowest: ${k} ${measured[i].vsPeer[k].toFixed(2)}×`,
+      measured[i].vsPeer[k] >= 12,
+    ];
+  }),
+  ...sets.map(({ name }, i): [string, string, boolean] => {
+    const k = lowest(measured[i].vsCountry, TRY_FORMS.slice(1), true);
+    return [
+      `subdivision and isIn* ≤ 1.5× countryFromGps per round, ${name}`,
+      `highest: ${k} ${measured[i].vsCountry[k].toFixed(2)}`,
+      measured[i].vsCountry[k] <= 1.5,
+    ];
+  }),
+  ['zero allocation per lookup', `${allScavenges} scavenges in 20 M lookups`, allScavenges === 0],
+  [
+    `throwing forms ≥ 4× the fastest peer, ${sets[0].name}`,
+    `lowest: ${slowestThrow} ${measured[0].vsPeer[slowestThrow].toFixed(2)}× (V8's floor for any throw here: ${measured[0].vsPeer['countryFromGps (throwing) floor: a preallocated object thrown'].toFixed(1)}×)`,
+    measured[0].vsPeer[slowestThrow] >= 4,
+  ],
+];
+console.log('\n### Targets (issue 26)\n');
+console.log('| target | this run | |');
+console.log('|---|---|---|');
+for (const [what, value, met] of targets) console.log(`| ${what} | ${value} | ${met ? 'met' : '**not met**'} |`);

@@ -2,7 +2,7 @@
 // the world's. A second dataset in a process costs both of them speed (docs/PERFORMANCE.md, "One
 // dataset per process"), so each dataset is timed alone. Prints one JSON line per row.
 import { createGeoLookup } from '../src/index.js';
-import { best, ownPass, type OwnOp, perRound, pointSets, quantileOf, roundsFor, tally } from './passes.js';
+import { best, fmtRound, ownPass, type OwnOp, perRound, pointSets, quantileOf, roundsFor, tally } from './passes.js';
 
 const lite = createGeoLookup('lite');
 const ops: [string, OwnOp][] = [
@@ -27,7 +27,7 @@ for (const { name, points, warm } of pointSets()) {
       op,
       set: name,
       rate: best(t),
-      perRound: perRound(tallies[0], t),
+      perRound: fmtRound(perRound(tallies[0], t)),
       median: quantileOf(t, 0.5),
       p99: quantileOf(t, 0.99),
     };

@@ -75,13 +75,17 @@ export function quantileOf(t: Tally, q: number): number {
 
 /**
  * t's time over base's, round by round (passes seconds apart, so a slow spell that hits one round
- * shifts both): "median (quartiles)". Best against best can pair a lucky pass with an unlucky one.
+ * shifts both): lower quartile, median, upper quartile. Best against best can pair a lucky pass
+ * with an unlucky one.
  */
-export function perRound(base: Tally, t: Tally): string {
+export function perRound(base: Tally, t: Tally): [number, number, number] {
   const paired = base.passes.map((c, round) => c / t.passes[round]).sort((a, b) => a - b);
-  const q = (f: number) => paired[Math.min(paired.length - 1, Math.floor(f * paired.length))].toFixed(2);
-  return `${q(0.5)} (${q(0.25)}-${q(0.75)})`;
+  const q = (f: number) => paired[Math.min(paired.length - 1, Math.floor(f * paired.length))];
+  return [q(0.25), q(0.5), q(0.75)];
 }
+
+/** perRound as "median (quartiles)". */
+export const fmtRound = ([lo, median, hi]: number[]) => `${median.toFixed(2)} (${lo.toFixed(2)}-${hi.toFixed(2)})`;
 
 export const fmt = (v: number) =>
   v >= 1e5 ? `${(v / 1e6).toFixed(2)} M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} k` : v.toFixed(0);
