@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { forEachLeaf } from '../src/format/leaves.js';
+import type { PointSet } from '../test/support/sample-points.js';
 import * as geo from '../src/index.js';
 import { datasetOf } from '../src/lookup/engine.js';
 import { evalRecord } from '../src/lookup/locate.js';
@@ -14,14 +15,16 @@ import {
   best,
   fmt,
   fmtRound,
-  ownPass,
   type OwnOp,
+  ownRound,
   peerPass,
   perRound,
   pointSets,
   quantileOf,
   roundsFor,
   tally,
+  type Timed,
+  warmUp,
 } from './passes.js';
 import { peers } from './peers.js';
 
@@ -120,26 +123,26 @@ const ownRows: string[] = [];
 // Per point set and operation: × the fastest peer, and the time × countryFromGps per round (median).
 const measured: { vsPeer: Record<string, number>; vsCountry: Record<string, number> }[] = [];
 const fastestPeer: number[] = []; // per point set
-for (const { name, points: p, warm } of sets) {
+/** The points, with the code each isIn* row asks about at each: the point's own answer, else a fixed code. */
+function withCodes(points: PointSet): Timed {
   const codes: string[] = [];
   const subs: string[] = [];
-  for (let i = 0; i < p.lat.length; i++) {
-    codes.push(geo.tryCountryFromGps(p.lat[i], p.lon[i]) ?? 'FRA');
-    subs.push(geo.trySubdivisionFromGps(p.lat[i], p.lon[i]) ?? 'FR-IDF');
+  for (let i = 0; i < points.lat.length; i++) {
+    codes.push(geo.tryCountryFromGps(points.lat[i], points.lon[i]) ?? 'FRA');
+    subs.push(geo.trySubdivisionFromGps(points.lat[i], points.lon[i]) ?? 'FR-IDF');
   }
+  return { points, codes, subs };
+}
+for (const { name, points: p, warm } of sets) {
+  const timed = withCodes(p);
   // Other points of the same kind, run untimed right before each timed pass (below).
-  const warmCodes: string[] = [];
-  const warmSubs: string[] = [];
-  for (let i = 0; i < warm.lat.length; i++) {
-    warmCodes.push(geo.tryCountryFromGps(warm.lat[i], warm.lon[i]) ?? 'FRA');
-    warmSubs.push(geo.trySubdivisionFromGps(warm.lat[i], warm.lon[i]) ?? 'FR-IDF');
-  }
+  const warmed = withCodes(warm);
   // Warm-up (JIT) for everyone, then the rounds.
   let sink = 0;
   for (const peer of peers)
     for (let i = 0; i < Math.min(p.lat.length, 2000); i++) if (peer.country(p.lat[i], p.lon[i])) sink++;
-  for (const [, fn] of ops) for (let i = 0; i < Math.min(p.lat.length, 50_000); i++) if (fn(p, i, codes, subs)) sink++;
   if (sink < 0) console.log(sink);
+  warmUp(ops, timed);
   // Building the code lists allocates a million strings: collect now, not inside the first timing.
   globalThis.gc?.();
   const peerTallies = peers.map(tally);
@@ -149,12 +152,8 @@ for (const { name, points: p, warm } of sets) {
       peerPass(warm, peer.country, peer.capSeconds, tally());
       peerPass(p, peer.country, peer.capSeconds, peerTallies[k]);
     });
-    // The order still rotates, so no operation always runs first after the peers.
-    for (let j = 0; j < ops.length; j++) {
-      const k = (round + j) % ops.length;
-      ownPass(warm, ops[k][1], warmCodes, warmSubs, tally());
-      ownPass(p, ops[k][1], codes, subs, ownTallies[k]);
-    }
+    // Ours after the peers, in an order that still rotates.
+    ownRound(round, ops, timed, warmed, ownTallies);
   }
   const fastest = Math.max(...peerTallies.map(best));
   fastestPeer.push(fastest);

@@ -2,7 +2,18 @@
 // the world's. A second dataset in a process costs both of them speed (docs/PERFORMANCE.md, "One
 // dataset per process"), so each dataset is timed alone. Prints one JSON line per row.
 import { createGeoLookup } from '../src/index.js';
-import { best, fmtRound, ownPass, type OwnOp, perRound, pointSets, quantileOf, roundsFor, tally } from './passes.js';
+import {
+  best,
+  fmtRound,
+  type OwnOp,
+  ownRound,
+  perRound,
+  pointSets,
+  quantileOf,
+  roundsFor,
+  tally,
+  warmUp,
+} from './passes.js';
 
 const lite = createGeoLookup('lite');
 const ops: [string, OwnOp][] = [
@@ -10,17 +21,10 @@ const ops: [string, OwnOp][] = [
   ['subdivisionFromGps (try form, lite)', (p, i) => lite.trySubdivisionFromGps(p.lat[i], p.lon[i])],
 ];
 for (const { name, points, warm } of pointSets()) {
-  let sink = 0;
-  for (const [, fn] of ops)
-    for (let i = 0; i < Math.min(points.lat.length, 50_000); i++) if (fn(points, i, [], [])) sink++;
-  if (sink < 0) console.log(sink);
+  warmUp(ops, { points, codes: [], subs: [] });
   const tallies = ops.map(tally);
   for (let round = 0; round < roundsFor(points.lat.length); round++)
-    for (let j = 0; j < ops.length; j++) {
-      const k = (round + j) % ops.length;
-      ownPass(warm, ops[k][1], [], [], tally());
-      ownPass(points, ops[k][1], [], [], tallies[k]);
-    }
+    ownRound(round, ops, { points, codes: [], subs: [] }, { points: warm, codes: [], subs: [] }, tallies);
   ops.forEach(([op], k) => {
     const t = tallies[k];
     const row = {

@@ -34,7 +34,34 @@ export interface Tally {
 }
 export const tally = (): Tally => ({ passes: [], times: [], done: 0 });
 
-export function ownPass(p: PointSet, fn: OwnOp, codes: string[], subs: string[], t: Tally): void {
+/** Points, with the codes the isIn* rows ask about at each (empty where no row reads them). */
+export interface Timed {
+  points: PointSet;
+  codes: string[];
+  subs: string[];
+}
+
+/** JIT warm-up: up to 50k lookups of every operation. */
+export function warmUp(ops: [string, OwnOp][], t: Timed): void {
+  let sink = 0;
+  for (const [, fn] of ops)
+    for (let i = 0; i < Math.min(t.points.lat.length, 50_000); i++) if (fn(t.points, i, t.codes, t.subs)) sink++;
+  if (sink < 0) console.log(sink);
+}
+
+/**
+ * One round of our operations, in an order that rotates with the round so that none always runs
+ * first; each timed pass follows an untimed one over `warm`.
+ */
+export function ownRound(round: number, ops: [string, OwnOp][], timed: Timed, warm: Timed, tallies: Tally[]): void {
+  for (let j = 0; j < ops.length; j++) {
+    const k = (round + j) % ops.length;
+    ownPass(warm.points, ops[k][1], warm.codes, warm.subs, tally());
+    ownPass(timed.points, ops[k][1], timed.codes, timed.subs, tallies[k]);
+  }
+}
+
+function ownPass(p: PointSet, fn: OwnOp, codes: string[], subs: string[], t: Tally): void {
   const n = p.lat.length;
   const batch = 10_000;
   let sink = 0;
