@@ -157,6 +157,18 @@ function markCovered(src: Sources, index: BuiltIndex): void {
   }
 }
 
+/** policy.json gapKm (alpha-2 → km) by country index. */
+function gapKmByCountry(km: Record<string, number>, countries: Sources['countries']): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [a2, reach] of Object.entries(km)) {
+    const c = countries.findIndex((x) => x.alpha2 === a2);
+    if (c < 0 || !(reach >= 0))
+      throw new Error(`policy.json gapKm ${a2}: ${reach}: no such country, or not a distance`);
+    out.set(c, reach);
+  }
+  return out;
+}
+
 function atomicWrite(file: string, data: Uint8Array | string): void {
   writeFileSync(`${file}.tmp`, data);
   renameSync(`${file}.tmp`, file);
@@ -196,6 +208,8 @@ async function main(): Promise<void> {
   const t1 = Date.now();
   const at = new Map(src.subdivisions.map((s, i) => [s.code, i]));
   const parents = Int32Array.from(src.subdivisions, (s) => at.get(s.parent) ?? -1);
+  // The policy speaks of ISO countries; a custom build's zones have no such reach.
+  if (config.codes === 'iso') indexOptions.gapKmByCountry = gapKmByCountry(src.policy.gapKm ?? {}, src.countries);
   const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions, parents);
   console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
   markCovered(src, index);

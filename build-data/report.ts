@@ -59,13 +59,17 @@ function simplificationLines(s: Sources['simplified']): string[] {
   ];
 }
 
-function coastalGapsSection(index: BuiltIndex, gapKm: number): string[] {
+function coastalGapsSection(src: Sources, config: BuildConfig, index: BuiltIndex, gapKm: number): string[] {
   const gaps = [...index.gapDistancesKm].sort((a, b) => a - b);
   const q = (p: number) => quantile(gaps, p).toFixed(2);
+  const own = config.codes === 'iso' ? Object.entries(src.policy.gapKm ?? {}).map(([a2, km]) => `${a2} ${km} km`) : [];
   return [
     ...section('Coastal gaps'),
     "Cells where the country layer holds land but none of that country's subdivision polygons cover the cell " +
-      `centre get the nearest subdivision of the same country within ${gapKm} km.`,
+      `centre get the nearest subdivision of the same country within ${gapKm} km` +
+      (own.length
+        ? ` (policy gapKm, where that would give a missing unit's land to its neighbours: ${own.join(', ')}).`
+        : '.'),
     "Where a leaf's subdivision polygons leave part of it uncovered and two or more subdivisions are near, the " +
       'same rule is applied at the centre of each of its 8 × 8 default-table cells instead: ' +
       `${index.stats.tables} leaves.`,
@@ -185,7 +189,7 @@ export function writeReport(
     ...sourcesSection(src, config),
     ...dataPacksSection(config),
     ...countsSection(src, index, sizes),
-    ...coastalGapsSection(index, gapKm),
+    ...coastalGapsSection(src, config, index, gapKm),
     ...overlapsSection(src, index),
     ...policySections(src),
     ...subdivisionSections(src),

@@ -92,6 +92,13 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     subdivisions: subdivisionColumns(src.subdivisions),
     aliases: src.aliases,
     subdivisionGapKm: params.gapKm,
+    ...(params.gapKmByCountry?.size
+      ? {
+          subdivisionGapKmByCountry: Object.fromEntries(
+            [...params.gapKmByCountry].map(([c, km]) => [src.countries[c].code, km]),
+          ),
+        }
+      : {}),
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
     ...(config.codes === 'iso' ? { disputes: src.policy.disputes } : {}),
     ...(src.simplified ? { simplification: { ...src.simplified, vertexBoundM: params.vertexBoundM } } : {}),

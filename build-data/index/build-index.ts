@@ -60,6 +60,13 @@ function resolveGrid(
   return { grid, gridCountry };
 }
 
+/** Each country's gap reach (km): the build's, or the policy's for that country. */
+function reachOf(opts: IndexOptions, countryCount: number): Float64Array {
+  const km = new Float64Array(countryCount).fill(opts.gapKm);
+  for (const [c, reach] of opts.gapKmByCountry ?? []) km[c] = reach;
+  return km;
+}
+
 export function buildIndex(
   countryParts: Part[],
   subdivisionParts: Part[],
@@ -75,7 +82,7 @@ export function buildIndex(
     blockCountry: new Grow(Uint8Array),
     records: new Grow(Uint32Array),
     regions,
-    gaps: createCoastalGaps(subdivisionParts, regions.hasSubdivisions, opts.gapKm, subdivisionParents),
+    gaps: createCoastalGaps(subdivisionParts, regions.hasSubdivisions, reachOf(opts, countryCount), subdivisionParents),
     stats: {
       tables: 0,
       seaDropped: 0,

@@ -14,6 +14,8 @@ export interface IndexOptions extends IndexParams {
   fallbackDepth: number;
   /** Coastal fallback: nearest subdivision of the same country within this distance. */
   gapKm: number;
+  /** Country index → its own reach where not gapKm (policy.json gapKm). */
+  gapKmByCountry?: ReadonlyMap<number, number>;
   /** How far rounding may move a vertex (layout.ts VERTEX_BOUND_M; coarser for the lite build). */
   vertexBoundM: number;
   /** Write the depth-1 slot tables (speed for subdivision lookups, at several MB). */

@@ -1,6 +1,7 @@
 // Coastal gaps: the country layer (OSM, 10 m) and the subdivision layer (Natural Earth, ~1 km)
 // disagree along shores and river banks. Where a country's subdivision polygons leave its land
-// uncovered, the nearest subdivision of the same country within gapKm answers.
+// uncovered, the nearest subdivision of the same country within its reach (gapKm, or the policy's
+// gapKm for that country) answers.
 
 import Flatbush from 'flatbush';
 import { tableCell } from '../../src/format/leaves.js';
@@ -15,14 +16,15 @@ export const KM_PER_DEG = 111.195;
 export interface CoastalGaps {
   parts: Part[];
   hasSubdivisions: boolean[];
-  gapKm: number;
+  /** Per country: how far (km) the fill reaches. */
+  gapKm: Float64Array;
   /** Segments as [ax, ay, bx, by] runs, and the part each belongs to. */
   segs: number[];
   segOwner: number[];
   index: Flatbush;
   /** Distances the fallback answered at, for the report. */
   distancesKm: number[];
-  /** Cells where no subdivision of the country lay within gapKm. */
+  /** Cells where no subdivision of the country lay within its reach. */
   misses: number;
   /** Each subdivision's parent subdivision index, or -1: nested outlines (OSM's levels) overlap. */
   parents: Int32Array;
@@ -31,7 +33,7 @@ export interface CoastalGaps {
 export function createCoastalGaps(
   parts: Part[],
   hasSubdivisions: boolean[],
-  gapKm: number,
+  gapKm: Float64Array,
   parents: Int32Array = new Int32Array(0),
 ): CoastalGaps {
   const segs: number[] = [];
@@ -85,16 +87,16 @@ function ofCountry(g: CoastalGaps, c: number): (id: number) => boolean {
   return (id: number) => g.segOwner.length > 0 && g.parts[g.segOwner[id]].country === c;
 }
 
-/** Nearest subdivision part of country c to (x, y) within gapKm: [part index or -1, km]. */
+/** Nearest subdivision part of country c to (x, y) within its reach: [part index or -1, km]. */
 function nearestPart(g: CoastalGaps, c: number, x: number, y: number): [number, number] {
   if (!g.hasSubdivisions[c]) return [-1, Infinity];
-  const maxDeg = g.gapKm / KM_PER_DEG / cosOf(y);
+  const maxDeg = g.gapKm[c] / KM_PER_DEG / cosOf(y);
   const ids = g.index.neighbors(x, y, 64, maxDeg, ofCountry(g, c));
   const [part, km] = nearestOf(g, ids, x, y);
-  return part < 0 || km > g.gapKm ? [-1, Infinity] : [part, km];
+  return part < 0 || km > g.gapKm[c] ? [-1, Infinity] : [part, km];
 }
 
-/** The subdivision of country c nearest (x, y) within gapKm, or -1; tallied for the report. */
+/** The subdivision of country c nearest (x, y) within its reach, or -1; tallied for the report. */
 export function nearestSubdivision(g: CoastalGaps, c: number, x: number, y: number): number {
   if (!g.hasSubdivisions[c]) return -1;
   const [part, km] = nearestPart(g, c, x, y);
@@ -134,7 +136,7 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
     if (inside) table[k] = inside.part.subdivision;
     else {
       const [part, km] = nearestOf(g, ids, x, y);
-      table[k] = part < 0 || km > g.gapKm ? -1 : g.parts[part].subdivision;
+      table[k] = part < 0 || km > g.gapKm[c] ? -1 : g.parts[part].subdivision;
     }
   }
   return table.every((v) => v === table[0]) ? null : table;
@@ -142,7 +144,7 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
 
 /**
  * Country c's segments that can be nearest to some table cell's centre: all lie within d0 + the
- * leaf's diagonal of the leaf's centre (d0: the centre's own nearest distance, at most gapKm).
+ * leaf's diagonal of the leaf's centre (d0: the centre's own nearest distance, at most the reach).
  */
 function segmentsNearLeaf(g: CoastalGaps, c: number, cell: Box): number[] {
   const cx = (cell.x0 + cell.x1) / 2;
@@ -150,7 +152,7 @@ function segmentsNearLeaf(g: CoastalGaps, c: number, cell: Box): number[] {
   const cos = cosOf(cy);
   const diagKm = Math.hypot((cell.x1 - cell.x0) * cos, cell.y1 - cell.y0) * KM_PER_DEG;
   const [, d0] = nearestPart(g, c, cx, cy);
-  const reachKm = Math.min(d0, g.gapKm) + diagKm;
+  const reachKm = Math.min(d0, g.gapKm[c]) + diagKm;
   const ry = reachKm / KM_PER_DEG;
   const rx = ry / cosOf(Math.abs(cy) + ry);
   return g.index.search(cx - rx, cy - ry, cx + rx, cy + ry, ofCountry(g, c));

@@ -14,6 +14,8 @@ export interface Policy {
   landFromAdmin1?: Record<string, { country: string; name: string }>;
   /** Per alpha-2, Natural Earth code → the code its area answers where OSM's outlines leave a unit out. */
   osmFill?: Record<string, Record<string, string>>;
+  /** Per alpha-2, how far (km) the nearest-subdivision fill reaches, where not the build's gapKm (index/coastal-gaps.ts). */
+  gapKm?: Record<string, number>;
   /** OSM codes whose conflict with Natural Earth was reviewed: OSM is right (policy/subdivision-source.ts). */
   osmConflictsReviewed?: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;

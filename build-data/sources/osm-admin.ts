@@ -43,25 +43,37 @@ export function osmAdminSource(pack: DataPack): SourceInfo {
 
 /**
  * The pack's features as unranked subdivision parts of their code's country: codes brought to the
- * reference by the remap, codes the reference lacks left out (logged in the remap), and codes that
- * stand for a whole country (aliases such as FR-NC, level-2 relations) left to the country layer.
+ * reference by the remap, and codes that stand for a whole country (aliases such as FR-NC, level-2
+ * relations) left to the country layer. Features with no current code (logged in the remap) are
+ * `uncoded`: subdivision -1, ranked after every coded outline, so that their land answers no
+ * subdivision rather than a neighbour's through the nearest-subdivision fill.
  */
-export function osmParts(path: string, tables: CodeTables, remap: Remap, aliases: Set<string>): Part[] {
+export function osmParts(
+  path: string,
+  tables: CodeTables,
+  remap: Remap,
+  aliases: Set<string>,
+): { parts: Part[]; uncoded: Part[] } {
   const parts: Part[] = [];
+  const uncoded: Part[] = [];
   for (const f of readOsmAdmin(path)) {
     // Level 2 is a whole country (GB-UKM): the country layer answers it, and its territorial sea
     // would hide the nearest-subdivision rule offshore.
     if (Number(f.properties!.admin_level) <= 2) continue;
     const raw = String(f.properties!.iso2);
     const code = currentCode(remap, raw, '', tables.subdivisionIndex);
-    if (!code || aliases.has(code)) continue;
-    const s = tables.subdivisionIndex.get(code);
-    const c = tables.alpha2Index.get(code.slice(0, 2));
-    if (s === undefined) throw new Error(`osm-remap.json maps "${raw}" to "${code}", which is not in the reference`);
+    if (code === undefined || (code !== null && aliases.has(code))) continue;
+    const c = tables.alpha2Index.get((code ?? raw).slice(0, 2));
     if (c === undefined) continue;
+    if (code === null) {
+      uncoded.push(...toParts(f, 'subdivision', c, -1, `${path} ${raw}`));
+      continue;
+    }
+    const s = tables.subdivisionIndex.get(code);
+    if (s === undefined) throw new Error(`osm-remap.json maps "${raw}" to "${code}", which is not in the reference`);
     parts.push(...toParts(f, 'subdivision', c, s, `${path} ${raw}`));
   }
-  return parts;
+  return { parts, uncoded };
 }
 
 /**

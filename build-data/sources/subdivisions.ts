@@ -63,7 +63,7 @@ export function loadSubdivisionLayer(
     return { ...ne, remap, choices: [], osmRemap: [], fills: [] };
   }
   const osmRemap = readRemap(policyDir, 'osm-remap.json');
-  const all = osmParts(pack, tables, osmRemap, new Set(Object.keys(policy.aliases)));
+  const { parts: all, uncoded } = osmParts(pack, tables, osmRemap, new Set(Object.keys(policy.aliases)));
   const replaced = new Set(ne.replaced.map((r) => r.country));
   const candidates = new Map<string, number>();
   for (const p of all) {
@@ -92,8 +92,13 @@ export function loadSubdivisionLayer(
   ];
   rankByArea(parts, key);
   const fill = fillParts(policy, features, tables, osmCountries, subs.path);
-  assignRanks(fill.parts, (a, b) => a.area - b.area || key(a).localeCompare(key(b)), parts.length);
+  const byArea = (a: Part, b: Part) => a.area - b.area || key(a).localeCompare(key(b));
+  assignRanks(fill.parts, byArea, parts.length);
   parts.push(...fill.parts);
+  // Land whose 2020 code is no current one: no subdivision, where no coded outline answers.
+  const blank = uncoded.filter((p) => osmCountries.has(p.country));
+  assignRanks(blank, byArea, parts.length);
+  parts.push(...blank);
   return {
     parts,
     vertices: vertexCount(parts),

@@ -76,6 +76,8 @@ export interface DatasetMeta {
   aliases: Record<string, string>;
   /** Maximum distance (km) at which a coastal point is given the nearest subdivision. */
   subdivisionGapKm: number;
+  /** Countries (alpha-3) whose own reach replaces subdivisionGapKm (docs/POLICY.md, "Gap reach"). */
+  subdivisionGapKmByCountry?: Record<string, number>;
   stats: Record<string, number>;
   /**
    * Areas the build's policy gave to one claimant over another (docs/POLICY.md): the area's name,

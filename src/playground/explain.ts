@@ -133,7 +133,7 @@ function enclaveOf(x: string, y: string): Explanation {
 
 /**
  * No subdivision: the build gives a point of X that no subdivision outline holds the nearest
- * subdivision of X within meta.subdivisionGapKm (from the index cell's centre), so a country
+ * subdivision of X within meta.subdivisionGapKm or X's own reach (from the index cell's centre), so a country
  * answer without one means that fill found none. Not "territorial sea": the dataset cannot tell
  * land from water, and such points include land (in Kazakhstan, Greenland, Nepal…) and lakes.
  */
@@ -145,7 +145,7 @@ function noSubdivision(
 ): Explanation | null {
   // heldIn lists a country's answerable subdivisions: empty when it has none covered.
   if (subdivision !== null || !tables.heldIn.get(country)?.length) return null;
-  const gapKm = lookup.meta.subdivisionGapKm;
+  const gapKm = lookup.meta.subdivisionGapKmByCountry?.[country] ?? lookup.meta.subdivisionGapKm;
   return {
     rule: 'no subdivision',
     detail:

@@ -1,12 +1,19 @@
 // Subdivisions from OpenStreetMap's 2020 outlines (data pack osm-admin-2020), chosen per country by
 // build-data/policy/subdivision-source.ts: today's structures in Kenya, Morocco, DR Congo and
-// Cyprus, and towns the ~1 km Natural Earth outlines put in the neighbour. Places are named, and
+// Cyprus, towns the ~1 km Natural Earth outlines put in the neighbour, and units OSM leaves out. Places are named, and
 // expected codes are looked up by their ISO name, so a renumbered code cannot pass by accident.
 
 import { describe, expect, it } from 'vitest';
 import { PACKS } from '../../build-data/sources/data-packs.js';
 import { OSM_ADMIN_SOURCE } from '../../build-data/sources/osm-admin.js';
-import { isInSubdivision, subdivisionFromGps, subdivisions } from '../../src/index.js';
+import {
+  datasetInfo,
+  isInSubdivision,
+  subdivisionFromGps,
+  subdivisions,
+  tryCountryFromGps,
+  trySubdivisionFromGps,
+} from '../../src/index.js';
 import { packSource, skipWithoutPack } from '../support/data-packs.js';
 
 const source = packSource(OSM_ADMIN_SOURCE);
@@ -60,6 +67,42 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(-11.6609, 27.4794)).toMatch(/^CD-HK Haut-Katanga/); // Lubumbashi
     expect(at(-5.0389, 18.8162)).toMatch(/^CD-KL Kwilu/); // Kikwit
     expect(at(0.5167, 25.1911)).toMatch(/^CD-TO Tshopo/); // Kisangani
+  });
+
+  it('Portugal answers Beja (PT-02), which OSM 2020 leaves out, from Natural Earth', () => {
+    expect(inCountry('PT').find((s) => s.code === 'PT-02')?.covered).toBe(true);
+    expect(at(38.0151, -7.8632)).toBe('PT-02 Beja'); // Beja
+    expect(at(37.597, -8.64)).toBe('PT-02 Beja'); // Odemira, 20 km from Setúbal's outline
+    expect(at(37.9443, -7.5977)).toBe('PT-02 Beja'); // Serpa
+    expect(at(38.5714, -7.9135)).toMatch(/^PT-07 Évora/); // OSM's outline still answers beside it
+  });
+
+  it("Palestine's governorates no source draws answer no subdivision, not a neighbour's", () => {
+    // OSM 2020 has 14 of the 16; the gap fill's reach in PS is 1 km (policy.json gapKm).
+    expect(datasetInfo().subdivisionGapKmByCountry).toEqual({ PSE: 1 });
+    for (const code of ['PS-BTH', 'PS-JEM']) expect(inCountry('PS').find((s) => s.code === code)?.covered).toBe(false);
+    for (const [lat, lon] of [
+      [31.7054, 35.2024], // Bethlehem
+      [31.7767, 35.2345], // the Old City of Jerusalem
+      [31.762, 35.262], // Abu Dis
+    ]) {
+      expect(tryCountryFromGps(lat, lon)).toBe('PSE');
+      expect(trySubdivisionFromGps(lat, lon)).toBeNull();
+    }
+    expect(at(31.9038, 35.2034)).toMatch(/^PS-RBH /); // Ramallah
+    expect(at(31.5326, 35.0998)).toMatch(/^PS-HBN /); // Hebron
+  });
+
+  it("land whose 2020 outline has no current code answers no subdivision, not a neighbour's", () => {
+    for (const [lat, lon, country] of [
+      [18.0858, -15.9785, 'MRT'], // Nouakchott, split in 2014 (Trarza is 10 km away)
+      [43.3035, 77.2409, 'KAZ'], // Talghar, in Almaty Region, which lost Jetisu in 2022
+      [50.7562, 78.5419, 'KAZ'], // Kurchatov, in Abai (2022)
+    ] as const) {
+      expect(tryCountryFromGps(lat, lon)).toBe(country);
+      expect(trySubdivisionFromGps(lat, lon)).toBeNull();
+    }
+    expect(at(35.1778, 45.9861)).toMatch(/^IQ-SU /); // Halabja, which ISO still counts in As Sulaymaniyah
   });
 
   it('Cyprus answers all six districts, Keryneia (CY-06) included', () => {
