@@ -69,12 +69,19 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(0.5167, 25.1911)).toMatch(/^CD-TO Tshopo/); // Kisangani
   });
 
-  it('Portugal answers Beja (PT-02), which OSM 2020 leaves out, from Natural Earth', () => {
-    expect(inCountry('PT').find((s) => s.code === 'PT-02')?.covered).toBe(true);
+  it('units OSM 2020 leaves out answer from Natural Earth: Beja, the Métropole de Lyon, Jaffna, Kilinochchi', () => {
+    for (const code of ['PT-02', 'FR-69M', 'LK-41', 'LK-42'])
+      expect(all.find((s) => s.code === code)?.covered).toBe(true);
     expect(at(38.0151, -7.8632)).toBe('PT-02 Beja'); // Beja
     expect(at(37.597, -8.64)).toBe('PT-02 Beja'); // Odemira, 20 km from Setúbal's outline
     expect(at(37.9443, -7.5977)).toBe('PT-02 Beja'); // Serpa
     expect(at(38.5714, -7.9135)).toMatch(/^PT-07 Évora/); // OSM's outline still answers beside it
+    expect(at(45.764, 4.8357)).toBe('FR-69M Métropole de Lyon'); // Lyon
+    expect(at(45.7719, 4.8902)).toBe('FR-69M Métropole de Lyon'); // Villeurbanne (was Ain, FR-01)
+    expect(at(45.9899, 4.7189)).toBe('FR-69 Rhône'); // Villefranche-sur-Saône: the department around it
+    expect(isInSubdivision('FR-ARA', 45.764, 4.8357)).toBe(true);
+    expect(at(9.6615, 80.0255)).toMatch(/^LK-41 /); // Jaffna (no subdivision before)
+    expect(at(9.3803, 80.377)).toMatch(/^LK-42 /); // Kilinochchi (was Mullaitivu, LK-45)
   });
 
   it("Palestine's governorates no source draws answer no subdivision, not a neighbour's", () => {
