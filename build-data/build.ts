@@ -223,7 +223,7 @@ async function main(): Promise<void> {
   const features = writeFeatures(src);
   atomicWrite(join(outDir, `${config.name}.geobuf`), features);
   const sizes = { dataset: dataset.byteLength, features: features.byteLength };
-  atomicWrite(join(outDir, `${config.name}.REPORT.md`), writeReport(src, index, config, sizes, indexOptions.gapKm));
+  atomicWrite(join(outDir, `${config.name}.REPORT.md`), writeReport(src, index, config, sizes, indexOptions));
   atomicWrite(stamp, hash);
   const mb = (n: number) => (n / 1e6).toFixed(1);
   console.log(

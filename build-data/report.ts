@@ -1,7 +1,7 @@
 // dist-data/<name>.REPORT.md: what went into the data and what the build decided.
 
 import type { BuildConfig } from './config.js';
-import type { BuiltIndex } from './index/build-index.js';
+import type { BuiltIndex, IndexOptions } from './index/build-index.js';
 import { subdivisionSourcesSection } from './report-subdivision-sources.js';
 import { isoHierarchy } from './sources/code-tables.js';
 import { packsSummary } from './sources/data-packs.js';
@@ -59,14 +59,14 @@ function simplificationLines(s: Sources['simplified']): string[] {
   ];
 }
 
-function coastalGapsSection(src: Sources, config: BuildConfig, index: BuiltIndex, gapKm: number): string[] {
+function coastalGapsSection(src: Sources, index: BuiltIndex, opts: IndexOptions): string[] {
   const gaps = [...index.gapDistancesKm].sort((a, b) => a - b);
   const q = (p: number) => quantile(gaps, p).toFixed(2);
-  const own = config.codes === 'iso' ? Object.entries(src.policy.gapKm ?? {}).map(([a2, km]) => `${a2} ${km} km`) : [];
+  const own = [...(opts.gapKmByCountry ?? [])].map(([c, km]) => `${src.countries[c].alpha2} ${km} km`);
   return [
     ...section('Coastal gaps'),
     "Cells where the country layer holds land but none of that country's subdivision polygons cover the cell " +
-      `centre get the nearest subdivision of the same country within ${gapKm} km` +
+      `centre get the nearest subdivision of the same country within ${opts.gapKm} km` +
       (own.length
         ? ` (policy gapKm, where that would give a missing unit's land to its neighbours: ${own.join(', ')}).`
         : '.'),
@@ -183,13 +183,13 @@ export function writeReport(
   index: BuiltIndex,
   config: BuildConfig,
   sizes: { dataset: number; features: number },
-  gapKm: number,
+  opts: IndexOptions,
 ): string {
   return [
     ...sourcesSection(src, config),
     ...dataPacksSection(config),
     ...countsSection(src, index, sizes),
-    ...coastalGapsSection(src, config, index, gapKm),
+    ...coastalGapsSection(src, index, opts),
     ...overlapsSection(src, index),
     ...policySections(src),
     ...subdivisionSections(src),

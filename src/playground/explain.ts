@@ -133,9 +133,10 @@ function enclaveOf(x: string, y: string): Explanation {
 
 /**
  * No subdivision: the build gives a point of X that no subdivision outline holds the nearest
- * subdivision of X within meta.subdivisionGapKm or X's own reach (from the index cell's centre), so a country
- * answer without one means that fill found none. Not "territorial sea": the dataset cannot tell
- * land from water, and such points include land (in Kazakhstan, Greenland, Nepal…) and lakes.
+ * subdivision of X within meta.subdivisionGapKm, or X's own reach in subdivisionGapKmByCountry
+ * (from the index cell's centre), so a country answer without one means that fill found none.
+ * Not "territorial sea": the dataset cannot tell land from water, and such points include land
+ * (in Kazakhstan, Greenland, Nepal…) and lakes.
  */
 function noSubdivision(
   lookup: GeoLookup,
