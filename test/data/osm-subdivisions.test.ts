@@ -1,7 +1,8 @@
 // Subdivisions from OpenStreetMap's 2020 outlines (data pack osm-admin-2020), chosen per country by
-// build-data/policy/subdivision-source.ts: today's structures in Kenya, Morocco, DR Congo and
-// Cyprus, towns the ~1 km Natural Earth outlines put in the neighbour, and units OSM leaves out. Places are named, and
-// expected codes are looked up by their ISO name, so a renumbered code cannot pass by accident.
+// build-data/policy/subdivision-source.ts: today's structures in Kenya, Morocco, DR Congo, Cyprus
+// and Norway, towns the ~1 km Natural Earth outlines put in the neighbour, and units OSM leaves
+// out. Places are named, and expected codes are looked up by their ISO name, so a renumbered code
+// cannot pass by accident.
 
 import { describe, expect, it } from 'vitest';
 import { PACKS } from '../../build-data/sources/data-packs.js';
@@ -110,6 +111,15 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
       expect(trySubdivisionFromGps(lat, lon)).toBeNull();
     }
     expect(at(35.1778, 45.9861)).toMatch(/^IQ-SU /); // Halabja, which ISO still counts in As Sulaymaniyah
+  });
+
+  it("Norway's counties of 2019 in OSM 2020 answer the county they merged into, and Oslo its own land", () => {
+    // Natural Earth's Oslo took in Bærum and Asker (osm-remap.json brings OSM's old codes to 2020's).
+    expect(at(59.8907, 10.5277)).toBe('NO-30 Viken'); // Sandvika, Bærum
+    expect(at(59.8333, 10.4372)).toBe('NO-30 Viken'); // Asker
+    expect(at(59.9127, 10.7461)).toBe('NO-03 Oslo'); // Oslo centre
+    expect(at(63.0555, 9.2115)).toBe('NO-50 Trøndelag'); // Rindal, moved from Møre og Romsdal in 2019
+    expect(at(59.6044, 5.808)).toBe('NO-11 Rogaland'); // Ølen, moved from Hordaland in 2002
   });
 
   it('Cyprus answers all six districts, Keryneia (CY-06) included', () => {
