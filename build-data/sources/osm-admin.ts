@@ -10,6 +10,7 @@ import { currentCode, type Remap } from '../policy/remap.js';
 import type { CodeTables } from './code-tables.js';
 import type { DataPack } from './data-packs.js';
 import type { Feature } from './geojson.js';
+import { interiorPoint, partContains } from '../index/clip.js';
 import { type Part, toParts } from './parts.js';
 
 export const OSM_ADMIN_SOURCE = 'OpenStreetMap admin boundaries 2020 (data pack osm-admin-2020)';
@@ -79,7 +80,8 @@ export function osmParts(
 /**
  * Drops a code's parts where its descendants in the layer cover at least `share` of its area: the
  * deepest code answers there anyway (smaller parts rank first), and slivers between the children
- * get the nearest subdivision. Descendants count toward their nearest ancestor in the layer.
+ * get the nearest subdivision. A part counts toward its nearest ancestor in the layer only if it
+ * lies inside it: a stale ISO parent link (Sarangani in Davao Region) must not drop a parent.
  */
 export function dropCoveredParents(
   parts: Part[],
@@ -87,15 +89,20 @@ export function dropCoveredParents(
   index: Map<string, number>,
   share = 0.99,
 ): Part[] {
-  const area = new Map<number, number>();
-  for (const p of parts) area.set(p.subdivision, (area.get(p.subdivision) ?? 0) + p.area);
-  const covered = new Map<number, number>();
-  for (const [s, a] of area) {
-    for (let up = index.get(subdivisions[s].parent); up !== undefined; up = index.get(subdivisions[up].parent)) {
-      if (!area.has(up)) continue;
-      covered.set(up, (covered.get(up) ?? 0) + a);
-      break;
-    }
+  const partsOf = new Map<number, Part[]>();
+  for (const p of parts) {
+    const own = partsOf.get(p.subdivision);
+    if (own) own.push(p);
+    else partsOf.set(p.subdivision, [p]);
   }
-  return parts.filter((p) => (covered.get(p.subdivision) ?? 0) < share * area.get(p.subdivision)!);
+  const area = (s: number) => partsOf.get(s)!.reduce((a, p) => a + p.area, 0);
+  const covered = new Map<number, number>();
+  for (const p of parts) {
+    let up = index.get(subdivisions[p.subdivision].parent);
+    while (up !== undefined && !partsOf.has(up)) up = index.get(subdivisions[up].parent);
+    if (up === undefined) continue;
+    const [x, y] = interiorPoint(p.rings, p.bbox);
+    if (partsOf.get(up)!.some((q) => partContains(q.rings, x, y))) covered.set(up, (covered.get(up) ?? 0) + p.area);
+  }
+  return parts.filter((p) => (covered.get(p.subdivision) ?? 0) < share * area(p.subdivision));
 }

@@ -4,7 +4,7 @@
 
 import type { BuildConfig } from '../config.js';
 import type { Policy } from '../policy/policy.js';
-import { assignRanks, rankByArea } from '../policy/ranking.js';
+import { areaOrder, assignRanks, rankByArea, subdivisionDepth } from '../policy/ranking.js';
 import { type Remap, type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
 import { chooseSubdivisionSources, type SourceChoice } from '../policy/subdivision-source.js';
 import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
@@ -57,9 +57,10 @@ export function loadSubdivisionLayer(
   const ne = readSubdivisionLayer(subs, features, tables, remap);
   const key = (p: Part) =>
     p.subdivision >= 0 ? tables.subdivisions[p.subdivision].code : tables.countries[p.country].code;
+  const depth = subdivisionDepth(tables.subdivisions, tables.subdivisionIndex);
   const pack = config.codes === 'iso' ? config.packs?.found.osmAdmin.path : null;
   if (!pack) {
-    rankByArea(ne.parts, key);
+    rankByArea(ne.parts, key, depth);
     return { ...ne, remap, choices: [], osmRemap: [], fills: [] };
   }
   const osmRemap = readRemap(policyDir, 'osm-remap.json');
@@ -90,9 +91,9 @@ export function loadSubdivisionLayer(
     ...ne.parts.filter((p) => !osmCountries.has(p.country)),
     ...kept.filter((p) => osmCountries.has(p.country)),
   ];
-  rankByArea(parts, key);
+  rankByArea(parts, key, depth);
   const fill = fillParts(policy, features, tables, osmCountries, subs.path);
-  const byArea = (a: Part, b: Part) => a.area - b.area || key(a).localeCompare(key(b));
+  const byArea = areaOrder(key, depth);
   assignRanks(fill.parts, byArea, parts.length);
   parts.push(...fill.parts);
   // Land whose 2020 code is no current one: no subdivision, where no coded outline answers.

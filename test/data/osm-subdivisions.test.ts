@@ -122,6 +122,24 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(59.6044, 5.808)).toBe('NO-11 Rogaland'); // Ølen, moved from Hordaland in 2002
   });
 
+  it("answers a county or province, not the region drawn with the county's very polygon", () => {
+    // At equal area the deeper code ranks first (build-data/policy/ranking.ts areaOrder).
+    expect(at(49.9145, -6.3139)).toBe('GB-IOS Isles of Scilly'); // St Mary's (was GB-ENG)
+    expect(at(50.7989, -1.0912)).toBe('GB-POR Portsmouth'); // Portsea Island
+    expect(at(51.4408, 0.7596)).toBe('GB-KEN Kent'); // Sheerness, Isle of Sheppey
+    expect(at(8.4859, 123.8048)).toBe('PH-MSC Misamis Occidental'); // Oroquieta (was PH-10)
+    expect(at(6.0517, 121.0021)).toBe('PH-SLU Sulu'); // Jolo (was PH-14)
+    expect(isInSubdivision('GB-IOS', 49.9145, -6.3139)).toBe(true);
+  });
+
+  it('Davao City answers Davao Region: the children a stale ISO link puts in it do not drop it', () => {
+    // ISO still lists Sarangani and South Cotabato in Davao Region (PH-11), OSM draws them in
+    // Soccsksargen; counted as its children, they dropped PH-11 and Davao City answered Davao del Norte.
+    expect(at(7.0731, 125.6128)).toBe('PH-11 Davao'); // Davao City
+    expect(at(7.1331, 125.3797)).toBe('PH-11 Davao'); // Tamayong, Davao City (was PH-12)
+    expect(at(7.4479, 125.8078)).toMatch(/^PH-DAV /); // Tagum, Davao del Norte
+  });
+
   it('Cyprus answers all six districts, Keryneia (CY-06) included', () => {
     expect(inCountry('CY').every((s) => s.covered)).toBe(true);
     expect(at(35.3364, 33.3182)).toBe('CY-06 Keryneia'); // Kyrenia
