@@ -158,6 +158,7 @@ function decide(ne: SourceScore, osm: SourceScore, open: Conflict[]): [SourceCho
 export function chooseSubdivisionSources(
   neParts: Part[],
   osmParts: Part[],
+  osmFills: Part[],
   subdivisions: SubdivisionInfo[],
   subdivisionIndex: Map<string, number>,
   countries: Map<string, number>,
@@ -171,6 +172,7 @@ export function chooseSubdivisionSources(
   );
   const ne = answerer(neParts, order);
   const osm = answerer(osmParts, order);
+  const fill = answerer(osmFills, order);
   const byCountry = new Map<string, typeof cities>();
   for (const c of cities) {
     if (!countries.has(c.country)) continue;
@@ -182,10 +184,13 @@ export function chooseSubdivisionSources(
   for (const [a2, ci] of [...countries].sort()) {
     const list = byCountry.get(a2) ?? [];
     const at = (f: Answer) => list.map((c) => f(c.loc.coordinates[0], c.loc.coordinates[1], ci));
-    const [n, o] = [at(ne), at(osm)];
+    const [n, outlines, filled] = [at(ne), at(osm), at(fill)];
+    // OSM as the dataset would answer: its outlines, then the policy's fills where none holds a
+    // city; conflicts are the outlines' own (a fill stands in for a code Natural Earth lacks).
+    const o = outlines.map((s, i) => (s >= 0 ? s : filled[i]));
     const groups = list.map((c) => String(c.adminCode));
     const s = { ne: score(n, groups, parentOf), osm: score(o, groups, parentOf) };
-    const conflicts = conflictsOf(o, n, subdivisions, parentOf);
+    const conflicts = conflictsOf(outlines, n, subdivisions, parentOf);
     const [source, why] = decide(
       s.ne,
       s.osm,

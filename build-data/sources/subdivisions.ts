@@ -25,13 +25,13 @@ export interface SubdivisionLayer {
   fills: { code: string; from: string; parts: number }[];
 }
 
-/** Natural Earth features of OSM countries that answer where OSM does not (policy osmFill). */
-function fillParts(policy: Policy, features: Feature[], tables: CodeTables, osmCountries: Set<number>, path: string) {
+/** Natural Earth features of these countries that answer where OSM does not (policy osmFill). */
+function fillParts(policy: Policy, features: Feature[], tables: CodeTables, countries: Set<number>, path: string) {
   const parts: Part[] = [];
   const fills: SubdivisionLayer['fills'] = [];
   for (const [a2, table] of Object.entries(policy.osmFill ?? {})) {
     const c = tables.alpha2Index.get(a2);
-    if (c === undefined || !osmCountries.has(c)) continue;
+    if (c === undefined || !countries.has(c)) continue;
     for (const [from, code] of Object.entries(table)) {
       const s = tables.subdivisionIndex.get(code);
       const f = features.find((x) => x.properties?.iso_3166_2 === from);
@@ -78,9 +78,11 @@ export function loadSubdivisionLayer(
       tables.subdivisionIndex,
     ),
   );
+  const fill = fillParts(policy, features, tables, new Set(candidates.values()), subs.path);
   const choices = chooseSubdivisionSources(
     ne.parts,
     kept,
+    fill.parts,
     tables.subdivisions,
     tables.subdivisionIndex,
     candidates,
@@ -92,10 +94,10 @@ export function loadSubdivisionLayer(
     ...kept.filter((p) => osmCountries.has(p.country)),
   ];
   rankByArea(parts, key, depth);
-  const fill = fillParts(policy, features, tables, osmCountries, subs.path);
+  const fills = fill.parts.filter((p) => osmCountries.has(p.country));
   const byArea = areaOrder(key, depth);
-  assignRanks(fill.parts, byArea, parts.length);
-  parts.push(...fill.parts);
+  assignRanks(fills, byArea, parts.length);
+  parts.push(...fills);
   // Land whose 2020 code is no current one: no subdivision, where no coded outline answers.
   const blank = uncoded.filter((p) => osmCountries.has(p.country));
   assignRanks(blank, byArea, parts.length);
@@ -107,6 +109,6 @@ export function loadSubdivisionLayer(
     remap,
     choices,
     osmRemap: remapApplied(osmRemap),
-    fills: fill.fills,
+    fills: fill.fills.filter((f) => osmCountries.has(tables.alpha2Index.get(f.code.slice(0, 2))!)),
   };
 }

@@ -140,6 +140,22 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(7.4479, 125.8078)).toMatch(/^PH-DAV /); // Tagum, Davao del Norte
   });
 
+  it("Algeria: Algiers' 1997 limits from OSM, and 2019 wilayas from what Natural Earth's older ones leave", () => {
+    expect(at(36.7488, 3.1918)).toMatch(/^DZ-16 /); // Bordj El Kiffan (was DZ-35 Boumerdès)
+    expect(at(36.768, 2.959)).toMatch(/^DZ-16 /); // Cheraga (was DZ-42 Tipaza)
+    expect(at(33.1053, 6.058)).toMatch(/^DZ-55 /); // Touggourt (was DZ-30 Ouargla)
+    expect(at(30.5828, 2.8797)).toMatch(/^DZ-58 /); // El Meniaa (was DZ-47 Ghardaïa)
+    expect(at(31.9493, 5.325)).toMatch(/^DZ-30 /); // Ouargla
+    // Timimoun (2019, from Adrar with Bordj Badji Mokhtar): no outline tells the two apart.
+    expect(tryCountryFromGps(29.2639, 0.231)).toBe('DZA');
+    expect(trySubdivisionFromGps(29.2639, 0.231)).toBeNull();
+  });
+
+  it("Afghanistan's Paktia and Paktika, whose codes Natural Earth swaps", () => {
+    expect(at(33.5975, 69.2272)).toMatch(/^AF-PIA /); // Gardez, Paktia's capital
+    expect(at(32.847, 68.446)).toMatch(/^AF-PKA /); // Zarghun Shahr, Paktika
+  });
+
   it('Cyprus answers all six districts, Keryneia (CY-06) included', () => {
     expect(inCountry('CY').every((s) => s.covered)).toBe(true);
     expect(at(35.3364, 33.3182)).toBe('CY-06 Keryneia'); // Kyrenia
