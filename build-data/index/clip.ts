@@ -153,6 +153,20 @@ export function segmentDistance(
   return Math.sqrt(qx * qx + qy * qy);
 }
 
+/** Calls `f` with the x of each ring edge the horizontal line at `y` crosses (half-open in y). */
+function forEachCrossing(rings: Ring[], y: number, f: (x: number) => void): void {
+  for (const r of rings) {
+    const n = r.length;
+    let j = n - 2;
+    for (let i = 0; i < n; i += 2) {
+      const yi = r[i + 1],
+        yj = r[j + 1];
+      if (yi > y !== yj > y) f(((r[j] - r[i]) * (y - yi)) / (yj - yi) + r[i]);
+      j = i;
+    }
+  }
+}
+
 /**
  * A point inside a part under partContains' even-odd rule: the middle of the widest span the
  * horizontal line through the middle of the bounding box has inside the part.
@@ -160,16 +174,7 @@ export function segmentDistance(
 export function interiorPoint(rings: Ring[], box: Box): [number, number] {
   const y = (box.y0 + box.y1) / 2;
   const xs: number[] = [];
-  for (const r of rings) {
-    const n = r.length;
-    let j = n - 2;
-    for (let i = 0; i < n; i += 2) {
-      const yi = r[i + 1],
-        yj = r[j + 1];
-      if (yi > y !== yj > y) xs.push(((r[j] - r[i]) * (y - yi)) / (yj - yi) + r[i]);
-      j = i;
-    }
-  }
+  forEachCrossing(rings, y, (x) => xs.push(x));
   xs.sort((a, b) => a - b);
   let best = 0;
   for (let k = 2; k < xs.length; k += 2) if (xs[k + 1] - xs[k] > xs[best + 1] - xs[best]) best = k;
@@ -179,15 +184,8 @@ export function interiorPoint(rings: Ring[], box: Box): [number, number] {
 /** Even-odd point-in-polygon over all rings of a part. */
 export function partContains(rings: Ring[], x: number, y: number): boolean {
   let inside = false;
-  for (const r of rings) {
-    const n = r.length;
-    let j = n - 2;
-    for (let i = 0; i < n; i += 2) {
-      const yi = r[i + 1],
-        yj = r[j + 1];
-      if (yi > y !== yj > y && x < ((r[j] - r[i]) * (y - yi)) / (yj - yi) + r[i]) inside = !inside;
-      j = i;
-    }
-  }
+  forEachCrossing(rings, y, (cx) => {
+    if (x < cx) inside = !inside;
+  });
   return inside;
 }
