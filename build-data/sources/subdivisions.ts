@@ -58,6 +58,7 @@ export function loadSubdivisionLayer(
   const key = (p: Part) =>
     p.subdivision >= 0 ? tables.subdivisions[p.subdivision].code : tables.countries[p.country].code;
   const depth = subdivisionDepth(tables.subdivisions, tables.subdivisionIndex);
+  const byArea = areaOrder(key, depth);
   const pack = config.codes === 'iso' ? config.packs?.found.osmAdmin.path : null;
   if (!pack) {
     rankByArea(ne.parts, key, depth);
@@ -87,6 +88,7 @@ export function loadSubdivisionLayer(
     tables.subdivisionIndex,
     candidates,
     policy.osmConflictsReviewed ?? {},
+    byArea,
   );
   const osmCountries = new Set(choices.filter((c) => c.source === 'osm').map((c) => candidates.get(c.country)!));
   const parts = [
@@ -95,7 +97,6 @@ export function loadSubdivisionLayer(
   ];
   rankByArea(parts, key, depth);
   const fills = fill.parts.filter((p) => osmCountries.has(p.country));
-  const byArea = areaOrder(key, depth);
   assignRanks(fills, byArea, parts.length);
   parts.push(...fills);
   // Land whose 2020 code is no current one: no subdivision, where no coded outline answers.
