@@ -66,7 +66,10 @@ function segmentKm(g: CoastalGaps, id: number, x: number, y: number, cos: number
   return segmentDistance(x, y, s[4 * id], s[4 * id + 1], s[4 * id + 2], s[4 * id + 3], cos) * KM_PER_DEG;
 }
 
-/** The nearest of segments `ids` to (x, y): [part index, km]; ties go to the lower part, so builds repeat. */
+/**
+ * The nearest of segments `ids` to (x, y): [part index, km]. A shore that a province and its
+ * region both draw ties: the part the lookup ranks first wins, as it does inside both.
+ */
 function nearestOf(g: CoastalGaps, ids: ArrayLike<number>, x: number, y: number): [number, number] {
   const cos = cosOf(y);
   let best = Infinity;
@@ -74,7 +77,7 @@ function nearestOf(g: CoastalGaps, ids: ArrayLike<number>, x: number, y: number)
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     const d = segmentKm(g, id, x, y, cos);
-    if (d < best || (d === best && g.segOwner[id] < bestPart)) {
+    if (d < best || (d === best && g.parts[g.segOwner[id]].rank < g.parts[bestPart].rank)) {
       best = d;
       bestPart = g.segOwner[id];
     }
@@ -121,7 +124,9 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
   for (const p of items) for (let s = g.parents[p.part.subdivision] ?? -1; s >= 0; s = g.parents[s] ?? -1) outer.add(s);
   let covered = 0;
   for (const p of items) if (!outer.has(p.part.subdivision)) covered += partArea(p.rings);
-  if (covered >= winArea * (1 - 1e-9)) return null; // no gap: the default answers nothing
+  // Overlaps ISO does not link (a region drawn around a province it no longer lists) can still
+  // sum past the window: a full sum counts only if every table cell's centre lies in a piece.
+  if (covered >= winArea * (1 - 1e-9) && centresCovered(items, cell)) return null;
   const ids = segmentsNearLeaf(g, c, cell);
   const subs = new Set<number>();
   for (const p of items) subs.add(p.part.subdivision);
@@ -140,6 +145,16 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
     }
   }
   return table.every((v) => v === table[0]) ? null : table;
+}
+
+function centresCovered(items: Piece[], cell: Box): boolean {
+  for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
+    const t = tableCell(cell, k);
+    const x = (t.x0 + t.x1) / 2;
+    const y = (t.y0 + t.y1) / 2;
+    if (!items.some((p) => partContains(p.rings, x, y))) return false;
+  }
+  return true;
 }
 
 /**

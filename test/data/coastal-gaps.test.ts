@@ -145,6 +145,13 @@ describe('coastal gaps', () => {
     expect(bad).toEqual([]);
   }, 120_000);
 
+  it('where two outlines ISO does not nest overlap: the strait off Basilan, the same bound', () => {
+    // Bangsamoro's outline holds Basilan, which ISO still lists under Zamboanga Peninsula.
+    const { gaps, bad } = check([6.7479], [122.0014]);
+    expect(gaps).toBe(1);
+    expect(bad).toEqual([]);
+  });
+
   it('seeded points near subdivision outlines: the same bound', () => {
     const p = segmentPoints(Float64Array.from(segs), 60_000, 2_000, 31);
     const { gaps, bad } = check(p.lat, p.lon);

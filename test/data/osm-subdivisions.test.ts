@@ -130,6 +130,10 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(8.4859, 123.8048)).toBe('PH-MSC Misamis Occidental'); // Oroquieta (was PH-10)
     expect(at(6.0517, 121.0021)).toBe('PH-SLU Sulu'); // Jolo (was PH-14)
     expect(isInSubdivision('GB-IOS', 49.9145, -6.3139)).toBe(true);
+    // Off the outlines, where the nearest shore answers, both draw the same shore: the same rule.
+    expect(at(4.6612, 119.3965)).toMatch(/^PH-TAW /); // Sitangkai, on stilts (was PH-14)
+    expect(at(8.5333, 123.1)).toMatch(/^PH-ZAN /); // Manukan (was PH-09)
+    expect(at(8.1144, 123.8971)).toMatch(/^PH-LAN /); // Kolambugan
   });
 
   it('Davao City answers Davao Region: the children a stale ISO link puts in it do not drop it', () => {
