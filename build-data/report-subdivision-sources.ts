@@ -29,7 +29,10 @@ export function subdivisionSourcesSection(src: Sources): string[] {
   ];
   if (src.osmFills.length) {
     L.push('', 'Natural Earth fills where OSM lacks a unit (policy osmFill), answering only where OSM does not:');
-    for (const f of src.osmFills) L.push(`- ${f.code} from Natural Earth's ${f.from} (${f.parts} parts)`);
+    for (const f of src.osmFills) {
+      const box = f.within ? `, within lon ${f.within[0]}…${f.within[2]}, lat ${f.within[1]}…${f.within[3]}` : '';
+      L.push(`- ${f.code} from Natural Earth's ${f.from} (${f.parts} parts${box})`);
+    }
   }
   L.push(
     '',

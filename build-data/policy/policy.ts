@@ -12,8 +12,11 @@ export interface Policy {
   noCountry: Record<string, string>;
   /** Natural Earth admin-1 features (by adm1_code) whose outline is land no OSM country polygon holds. */
   landFromAdmin1?: Record<string, { country: string; name: string }>;
-  /** Per alpha-2, Natural Earth code → the code its area answers where OSM's outlines leave a unit out. */
-  osmFill?: Record<string, Record<string, string>>;
+  /**
+   * Per alpha-2, Natural Earth code → the code its area answers where OSM's outlines leave a unit
+   * out; with `within` ([west, south, east, north]), only its area inside that box answers.
+   */
+  osmFill?: Record<string, Record<string, string | { code: string; within: [number, number, number, number] }>>;
   /** Per alpha-2, how far (km) the nearest-subdivision fill reaches, where not the build's gapKm (index/coastal-gaps.ts). */
   gapKm?: Record<string, number>;
   /** OSM codes whose conflict with Natural Earth was reviewed: OSM is right (policy/subdivision-source.ts). */

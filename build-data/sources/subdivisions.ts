@@ -3,6 +3,7 @@
 // when the data pack is there. Ranked: smaller areas first; then the policy's OSM fills.
 
 import type { BuildConfig } from '../config.js';
+import { type Box, clipPart, partArea } from '../index/clip.js';
 import type { Policy } from '../policy/policy.js';
 import { areaOrder, assignRanks, rankByArea, subdivisionDepth } from '../policy/ranking.js';
 import { type Remap, type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
@@ -11,7 +12,7 @@ import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
 import type { CodeTables } from './code-tables.js';
 import type { Feature } from './geojson.js';
 import { dropCoveredParents, osmParts } from './osm-admin.js';
-import { type Part, toParts, vertexCount } from './parts.js';
+import { bboxOf, type Part, toParts, vertexCount } from './parts.js';
 
 export interface SubdivisionLayer {
   parts: Part[];
@@ -22,7 +23,7 @@ export interface SubdivisionLayer {
   choices: SourceChoice[];
   osmRemap: RemapLog[];
   /** Natural Earth features filling a unit OSM lacks (policy osmFill), by the code they answer. */
-  fills: { code: string; from: string; parts: number }[];
+  fills: { code: string; from: string; parts: number; within?: [number, number, number, number] }[];
 }
 
 /** Natural Earth features of these countries that answer where OSM does not (policy osmFill). */
@@ -32,17 +33,31 @@ function fillParts(policy: Policy, features: Feature[], tables: CodeTables, coun
   for (const [a2, table] of Object.entries(policy.osmFill ?? {})) {
     const c = tables.alpha2Index.get(a2);
     if (c === undefined || !countries.has(c)) continue;
-    for (const [from, code] of Object.entries(table)) {
+    for (const [from, rule] of Object.entries(table)) {
+      const { code, within } = typeof rule === 'string' ? { code: rule, within: undefined } : rule;
       const s = tables.subdivisionIndex.get(code);
       const f = features.find((x) => x.properties?.iso_3166_2 === from);
       if (s === undefined || !f)
         throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: no such code or feature`);
-      const own = toParts(f, 'subdivision', c, s, `${path} ${from} (fill)`);
-      fills.push({ code, from, parts: own.length });
+      let own = toParts(f, 'subdivision', c, s, `${path} ${from} (fill)`);
+      if (within) own = clipParts(own, { x0: within[0], y0: within[1], x1: within[2], y1: within[3] });
+      if (own.length === 0) throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: nothing within its box`);
+      fills.push({ code, from, parts: own.length, within });
       parts.push(...own);
     }
   }
   return { parts, fills };
+}
+
+/** The parts' area inside the box, as parts. */
+function clipParts(parts: Part[], box: Box): Part[] {
+  const out: Part[] = [];
+  for (const p of parts) {
+    const rings = clipPart(p.rings, box);
+    const area = rings ? partArea(rings) : 0;
+    if (rings && area > 0) out.push({ ...p, rings, bbox: bboxOf(rings), area });
+  }
+  return out;
 }
 
 export function loadSubdivisionLayer(

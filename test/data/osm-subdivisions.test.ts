@@ -150,6 +150,19 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(33.1053, 6.058)).toMatch(/^DZ-55 /); // Touggourt (was DZ-30 Ouargla)
     expect(at(30.5828, 2.8797)).toMatch(/^DZ-58 /); // El Meniaa (was DZ-47 Ghardaïa)
     expect(at(31.9493, 5.325)).toMatch(/^DZ-30 /); // Ouargla
+    expect(at(27.1935, 2.4607)).toMatch(/^DZ-53 /); // In Salah
+    // Older Ouargla's and Tamanrasset's land far from Touggourt and In Salah, which OSM's 2020
+    // outlines leave out (policy.json osmFill `within`), answers neither.
+    for (const [lat, lon] of [
+      [29.0, 5.2],
+      [28.7, 5.0],
+      [29.5, 5.5],
+      [23.5, 9.0],
+      [23.8, 10.5],
+      [23.2, 11.0],
+    ])
+      expect(['DZ-53', 'DZ-55']).not.toContain(trySubdivisionFromGps(lat, lon));
+    expect(trySubdivisionFromGps(29.0, 5.2)).toBeNull();
     // Timimoun (2019, from Adrar with Bordj Badji Mokhtar): no outline tells the two apart.
     expect(tryCountryFromGps(29.2639, 0.231)).toBe('DZA');
     expect(trySubdivisionFromGps(29.2639, 0.231)).toBeNull();
