@@ -168,6 +168,19 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(trySubdivisionFromGps(29.2639, 0.231)).toBeNull();
   });
 
+  it("Azerbaijan from OSM, and Natural Earth's districts where OSM draws Karabakh's 2020 lines", () => {
+    expect(at(40.4481, 49.755)).toMatch(/^AZ-ABS /); // Khirdalan (Natural Earth's Baku held it)
+    expect(at(40.764, 47.0595)).toMatch(/^AZ-MI /); // Mingachevir
+    expect(at(41.4275, 48.4302)).toMatch(/^AZ-QUS /); // Qusar
+    // OSM tags the Nagorno-Karabakh Republic's Askeran region AZ-XCI; its outline holds Ağdam.
+    expect(at(39.991, 46.9274)).toMatch(/^AZ-AGM /); // Ağdam
+    expect(at(39.9391, 46.8316)).toMatch(/^AZ-XCI /); // Askeran, Xocalı district
+    expect(at(39.7601, 46.7499)).toMatch(/^AZ-SUS /); // Şuşa
+    expect(at(39.8177, 46.7528)).toMatch(/^AZ-XA /); // Xankəndi
+    expect(at(39.5988, 46.5505)).toMatch(/^AZ-LAC /); // Laçın, which OSM 2020 does not draw
+    expect(at(40.1098, 46.0445)).toMatch(/^AZ-KAL /); // Kəlbəcər
+  });
+
   it("Afghanistan's Paktia and Paktika, whose codes Natural Earth swaps", () => {
     expect(at(33.5975, 69.2272)).toMatch(/^AF-PIA /); // Gardez, Paktia's capital
     expect(at(32.847, 68.446)).toMatch(/^AF-PKA /); // Zarghun Shahr, Paktika
