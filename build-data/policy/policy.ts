@@ -21,6 +21,8 @@ export interface Policy {
   gapKm?: Record<string, number>;
   /** OSM codes whose conflict with Natural Earth was reviewed: OSM is right (policy/subdivision-source.ts). */
   osmConflictsReviewed?: Record<string, string>;
+  /** Per alpha-2: OSM's outlines (with fills) are reviewed to be the better source whatever the scores say. */
+  osmSourceReviewed?: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
   disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];

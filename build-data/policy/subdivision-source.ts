@@ -162,7 +162,7 @@ export function chooseSubdivisionSources(
   subdivisions: SubdivisionInfo[],
   subdivisionIndex: Map<string, number>,
   countries: Map<string, number>,
-  reviewed: Record<string, string>,
+  reviewed: { conflicts: Record<string, string>; sources: Record<string, string> },
   order: (a: Part, b: Part) => number,
 ): SourceChoice[] {
   const parentOf = (s: number) => subdivisionIndex.get(subdivisions[s].parent) ?? -1;
@@ -187,11 +187,13 @@ export function chooseSubdivisionSources(
     const groups = list.map((c) => String(c.adminCode));
     const s = { ne: score(n, groups, parentOf), osm: score(o, groups, parentOf) };
     const conflicts = conflictsOf(outlines, n, subdivisions, parentOf);
-    const [source, why] = decide(
-      s.ne,
-      s.osm,
-      conflicts.filter((c) => !reviewed[c.osm]),
-    );
+    const [source, why]: [SourceChoice['source'], string] = reviewed.sources[a2]
+      ? ['osm', `reviewed (policy.json osmSourceReviewed): ${reviewed.sources[a2]}`]
+      : decide(
+          s.ne,
+          s.osm,
+          conflicts.filter((c) => !reviewed.conflicts[c.osm]),
+        );
     out.push({ country: a2, source, ...s, conflicts, why });
   }
   return out;

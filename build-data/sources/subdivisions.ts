@@ -102,7 +102,7 @@ export function loadSubdivisionLayer(
     tables.subdivisions,
     tables.subdivisionIndex,
     candidates,
-    policy.osmConflictsReviewed ?? {},
+    { conflicts: policy.osmConflictsReviewed ?? {}, sources: policy.osmSourceReviewed ?? {} },
     byArea,
   );
   const osmCountries = new Set(choices.filter((c) => c.source === 'osm').map((c) => candidates.get(c.country)!));

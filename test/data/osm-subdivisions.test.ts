@@ -181,6 +181,16 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(40.1098, 46.0445)).toMatch(/^AZ-KAL /); // Kəlbəcər
   });
 
+  it("North Macedonia from OSM, Skopje's municipalities from Natural Earth", () => {
+    expect(at(41.9221, 21.5348)).toMatch(/^MK-813 /); // Studeničani (Natural Earth: Aerodrom)
+    expect(at(41.9674, 20.9808)).toMatch(/^MK-602 /); // Brvenica (Natural Earth: Tetovo)
+    expect(at(41.9389, 21.615)).toMatch(/^MK-810 /); // Petrovec (Natural Earth: Ilinden)
+    expect(at(41.9954, 21.4268)).toMatch(/^MK-8\d\d /); // Skopje, one of its ten
+    // Skopje as OSM draws it, beyond Natural Earth's ten: no code rather than a neighbour's.
+    expect(tryCountryFromGps(42.04, 21.425)).toBe('MKD');
+    expect(trySubdivisionFromGps(42.04, 21.425)).toBeNull(); // Šuto Orizare (was Čučer-Sandevo)
+  });
+
   it("Afghanistan's Paktia and Paktika, whose codes Natural Earth swaps", () => {
     expect(at(33.5975, 69.2272)).toMatch(/^AF-PIA /); // Gardez, Paktia's capital
     expect(at(32.847, 68.446)).toMatch(/^AF-PKA /); // Zarghun Shahr, Paktika
