@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+export type FillRule = string | { code: string; within: [number, number, number, number] };
+
 export interface Policy {
   fillCountryHoles: boolean;
   /** Reassign a sovereign's sea part to the territory whose land it surrounds (sea-follows-land.ts). */
@@ -14,9 +16,10 @@ export interface Policy {
   landFromAdmin1?: Record<string, { country: string; name: string }>;
   /**
    * Per alpha-2, Natural Earth code → the code its area answers where OSM's outlines leave a unit
-   * out; with `within` ([west, south, east, north]), only its area inside that box answers.
+   * out; with `within` ([west, south, east, north]), only its area inside that box answers, so
+   * a list of boxed rules splits one older unit between the units cut from it.
    */
-  osmFill?: Record<string, Record<string, string | { code: string; within: [number, number, number, number] }>>;
+  osmFill?: Record<string, Record<string, FillRule | FillRule[]>>;
   /** Per alpha-2, how far (km) the nearest-subdivision fill reaches, where not the build's gapKm (index/coastal-gaps.ts). */
   gapKm?: Record<string, number>;
   /** OSM codes whose conflict with Natural Earth was reviewed: OSM is right (policy/subdivision-source.ts). */

@@ -33,7 +33,10 @@ function fillParts(policy: Policy, features: Feature[], tables: CodeTables, coun
   for (const [a2, table] of Object.entries(policy.osmFill ?? {})) {
     const c = tables.alpha2Index.get(a2);
     if (c === undefined || !countries.has(c)) continue;
-    for (const [from, rule] of Object.entries(table)) {
+    const rules = Object.entries(table).flatMap(([from, r]) =>
+      (Array.isArray(r) ? r : [r]).map((x) => [from, x] as const),
+    );
+    for (const [from, rule] of rules) {
       const { code, within } = typeof rule === 'string' ? { code: rule, within: undefined } : rule;
       const s = tables.subdivisionIndex.get(code);
       const f = features.find((x) => x.properties?.iso_3166_2 === from);

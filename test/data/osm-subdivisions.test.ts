@@ -191,6 +191,17 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(trySubdivisionFromGps(42.04, 21.425)).toBeNull(); // Šuto Orizare (was Čučer-Sandevo)
   });
 
+  it("Ghana's regions of 2019: OSM's reduced four, and Natural Earth's older ones beyond them", () => {
+    expect(at(7.3399, -2.3268)).toMatch(/^GH-BO /); // Sunyani (was Brong-Ahafo, GH-BA)
+    expect(at(7.5905, -1.9395)).toMatch(/^GH-BE /); // Techiman
+    expect(at(6.8036, -2.5172)).toMatch(/^GH-AF /); // Goaso
+    expect(at(9.083, -1.8188)).toMatch(/^GH-SV /); // Damongo
+    expect(at(10.5273, -0.3698)).toMatch(/^GH-NE /); // Nalerigu
+    expect(at(8.0662, 0.1795)).toMatch(/^GH-OT /); // Dambai
+    expect(at(6.2058, -2.4894)).toMatch(/^GH-WN /); // Sefwi Wiawso
+    expect(at(9.4008, -0.8393)).toMatch(/^GH-NP /); // Tamale
+  });
+
   it("Afghanistan's Paktia and Paktika, whose codes Natural Earth swaps", () => {
     expect(at(33.5975, 69.2272)).toMatch(/^AF-PIA /); // Gardez, Paktia's capital
     expect(at(32.847, 68.446)).toMatch(/^AF-PKA /); // Zarghun Shahr, Paktika
