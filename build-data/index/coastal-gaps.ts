@@ -134,9 +134,7 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
   if (subs.size <= 1) return null;
   const table = new Int32Array(TABLE_GRID * TABLE_GRID);
   for (let k = 0; k < table.length; k++) {
-    const t = tableCell(cell, k);
-    const x = (t.x0 + t.x1) / 2;
-    const y = (t.y0 + t.y1) / 2;
+    const [x, y] = tableCentre(cell, k);
     const inside = items.find((p) => partContains(p.rings, x, y));
     if (inside) table[k] = inside.part.subdivision;
     else {
@@ -147,11 +145,14 @@ export function gapTable(g: CoastalGaps, c: number, items: Piece[], cell: Box, w
   return table.every((v) => v === table[0]) ? null : table;
 }
 
+function tableCentre(cell: Box, k: number): [number, number] {
+  const t = tableCell(cell, k);
+  return [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2];
+}
+
 function centresCovered(items: Piece[], cell: Box): boolean {
   for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) {
-    const t = tableCell(cell, k);
-    const x = (t.x0 + t.x1) / 2;
-    const y = (t.y0 + t.y1) / 2;
+    const [x, y] = tableCentre(cell, k);
     if (!items.some((p) => partContains(p.rings, x, y))) return false;
   }
   return true;

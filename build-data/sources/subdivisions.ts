@@ -5,7 +5,7 @@
 import type { BuildConfig } from '../config.js';
 import { type Box, clipPart, partArea } from '../index/clip.js';
 import type { Policy } from '../policy/policy.js';
-import { areaOrder, assignRanks, rankByArea, subdivisionDepth } from '../policy/ranking.js';
+import { areaOrder, assignRanks, subdivisionDepth } from '../policy/ranking.js';
 import { type Remap, type RemapLog, readRemap, remapApplied } from '../policy/remap.js';
 import { chooseSubdivisionSources, type SourceChoice } from '../policy/subdivision-source.js';
 import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
@@ -33,20 +33,20 @@ function fillParts(policy: Policy, features: Feature[], tables: CodeTables, coun
   for (const [a2, table] of Object.entries(policy.osmFill ?? {})) {
     const c = tables.alpha2Index.get(a2);
     if (c === undefined || !countries.has(c)) continue;
-    const rules = Object.entries(table).flatMap(([from, r]) =>
-      (Array.isArray(r) ? r : [r]).map((x) => [from, x] as const),
-    );
-    for (const [from, rule] of rules) {
-      const { code, within } = typeof rule === 'string' ? { code: rule, within: undefined } : rule;
-      const s = tables.subdivisionIndex.get(code);
+    for (const [from, rules] of Object.entries(table)) {
       const f = features.find((x) => x.properties?.iso_3166_2 === from);
-      if (s === undefined || !f)
-        throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: no such code or feature`);
-      let own = toParts(f, 'subdivision', c, s, `${path} ${from} (fill)`);
-      if (within) own = clipParts(own, { x0: within[0], y0: within[1], x1: within[2], y1: within[3] });
-      if (own.length === 0) throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: nothing within its box`);
-      fills.push({ code, from, parts: own.length, within });
-      parts.push(...own);
+      if (!f) throw new Error(`policy.json osmFill ${a2} ${from}: no such feature`);
+      const whole = toParts(f, 'subdivision', c, -1, `${path} ${from} (fill)`);
+      for (const rule of Array.isArray(rules) ? rules : [rules]) {
+        const { code, within } = typeof rule === 'string' ? { code: rule, within: undefined } : rule;
+        const s = tables.subdivisionIndex.get(code);
+        if (s === undefined) throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: no such code`);
+        const box = within && { x0: within[0], y0: within[1], x1: within[2], y1: within[3] };
+        const own = (box ? clipParts(whole, box) : whole).map((p) => ({ ...p, subdivision: s }));
+        if (own.length === 0) throw new Error(`policy.json osmFill ${a2} ${from} → ${code}: nothing within its box`);
+        fills.push({ code, from, parts: own.length, within });
+        parts.push(...own);
+      }
     }
   }
   return { parts, fills };
@@ -79,7 +79,7 @@ export function loadSubdivisionLayer(
   const byArea = areaOrder(key, depth);
   const pack = config.codes === 'iso' ? config.packs?.found.osmAdmin.path : null;
   if (!pack) {
-    rankByArea(ne.parts, key, depth);
+    assignRanks(ne.parts, byArea);
     return { ...ne, remap, choices: [], osmRemap: [], fills: [] };
   }
   const osmRemap = readRemap(policyDir, 'osm-remap.json');
@@ -113,7 +113,7 @@ export function loadSubdivisionLayer(
     ...ne.parts.filter((p) => !osmCountries.has(p.country)),
     ...kept.filter((p) => osmCountries.has(p.country)),
   ];
-  rankByArea(parts, key, depth);
+  assignRanks(parts, byArea);
   const fills = fill.parts.filter((p) => osmCountries.has(p.country));
   assignRanks(fills, byArea, parts.length);
   parts.push(...fills);
