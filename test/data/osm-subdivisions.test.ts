@@ -5,9 +5,12 @@
 // cannot pass by accident.
 
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readPolicy } from '../../build-data/policy/policy.js';
 import { PACKS } from '../../build-data/sources/data-packs.js';
 import { OSM_ADMIN_SOURCE } from '../../build-data/sources/osm-admin.js';
 import {
+  boundingBox,
   datasetInfo,
   isInSubdivision,
   subdivisionFromGps,
@@ -202,6 +205,21 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(9.4008, -0.8393)).toMatch(/^GH-NP /); // Tamale
   });
 
+  it("a fill kept to a box answers in one piece, not in slivers along other units' borders", () => {
+    // Natural Earth's older unit reaches ~1 km past OSM's outlines of the units around it; boxed
+    // (policy.json osmFill `within`) so those slivers answer the nearest unit, not one 100 km off.
+    const { osmFill = {} } = readPolicy(join(import.meta.dirname, '..', '..', 'build-data', 'policy'));
+    const boxed = new Set(
+      Object.values(osmFill)
+        .flatMap((table) => Object.values(table).flat())
+        .flatMap((rule) => (typeof rule === 'string' ? [] : [rule.code])),
+    );
+    expect(boxed.size).toBeGreaterThanOrEqual(10);
+    for (const code of boxed) expect([code, strayKm2(code)]).toEqual([code, 0]);
+    expect(at(-2.26, 20.9)).toMatch(/^CD-TU /); // Tshuapa's edge, 0.3 km away (was Équateur)
+    expect(at(8.42, -2.32)).toMatch(/^GH-BO /); // Bono's edge by the Black Volta (was Bono East)
+  });
+
   it("Afghanistan's Paktia and Paktika, whose codes Natural Earth swaps", () => {
     expect(at(33.5975, 69.2272)).toMatch(/^AF-PIA /); // Gardez, Paktia's capital
     expect(at(32.847, 68.446)).toMatch(/^AF-PKA /); // Zarghun Shahr, Paktika
@@ -220,3 +238,43 @@ describe.skipIf(skipWithoutPack(source, PACKS.osmAdmin.file, 'OSM subdivision'))
     expect(at(55.9, 37.44)).toMatch(/^RU-MOS /); // Khimki, over Moscow's line
   });
 });
+
+/**
+ * Area (km², 0.01° grid over the code's box) of every piece where `code` answers but its largest,
+ * counting pieces of 3 or more grid cells (a single cell is the grid's luck at a corner).
+ */
+function strayKm2(code: string): number {
+  const [w, s, e, n] = boundingBox(code)!;
+  const step = 0.01;
+  const nx = Math.ceil((e - w) / step) + 1;
+  const ny = Math.ceil((n - s) / step) + 1;
+  const label = new Int32Array(nx * ny).fill(-1); // -2: not this code
+  for (let j = 0; j < ny; j++)
+    for (let i = 0; i < nx; i++) if (trySubdivisionFromGps(s + j * step, w + i * step) !== code) label[j * nx + i] = -2;
+  const pieces: { cells: number; km2: number }[] = [];
+  for (let k = 0; k < label.length; k++) {
+    if (label[k] !== -1) continue;
+    const piece = { cells: 0, km2: 0 };
+    const stack = [k];
+    label[k] = pieces.length;
+    while (stack.length) {
+      const q = stack.pop()!;
+      const i = q % nx;
+      const j = (q - i) / nx;
+      piece.cells++;
+      piece.km2 += (step * 111.2) ** 2 * Math.cos(((s + j * step) * Math.PI) / 180);
+      for (let dj = -1; dj <= 1; dj++)
+        for (let di = -1; di <= 1; di++) {
+          const a = i + di;
+          const b = j + dj;
+          if (a >= 0 && b >= 0 && a < nx && b < ny && label[b * nx + a] === -1) {
+            label[b * nx + a] = pieces.length;
+            stack.push(b * nx + a);
+          }
+        }
+    }
+    pieces.push(piece);
+  }
+  pieces.sort((a, b) => b.cells - a.cells);
+  return Math.round(pieces.slice(1).reduce((t, p) => t + (p.cells >= 3 ? p.km2 : 0), 0));
+}
