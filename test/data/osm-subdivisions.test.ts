@@ -250,7 +250,8 @@ function strayKm2(code: string): number {
   const ny = Math.ceil((n - s) / step) + 1;
   const label = new Int32Array(nx * ny).fill(-1); // -2: not this code
   for (let j = 0; j < ny; j++)
-    for (let i = 0; i < nx; i++) if (trySubdivisionFromGps(s + j * step, w + i * step) !== code) label[j * nx + i] = -2;
+    for (let i = 0; i < nx; i++)
+      if (trySubdivisionFromGps(Math.min(n, s + j * step), Math.min(e, w + i * step)) !== code) label[j * nx + i] = -2;
   const pieces: { cells: number; km2: number }[] = [];
   for (let k = 0; k < label.length; k++) {
     if (label[k] !== -1) continue;
