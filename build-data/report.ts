@@ -119,7 +119,12 @@ function policySections(src: Sources): string[] {
   );
   for (const l of src.landFromAdmin1) L.push(`| ${l.adm1} | ${l.name} | ${l.country} | ${l.parts} |`);
   L.push(...section('Countries without land in the data (policy)'));
-  for (const d of src.droppedCountries) L.push(`- ${d.code}: ${d.reason} (${d.parts} parts dropped)`);
+  // One line per country, its land and sea parts together.
+  for (const code of new Set(src.droppedCountries.map((d) => d.code))) {
+    const of = src.droppedCountries.filter((d) => d.code === code);
+    const parts = of.map((d) => `${d.parts} ${d.layer} part${d.parts === 1 ? '' : 's'}`).join(' and ');
+    L.push(`- ${code}: ${of[0].reason} (${parts} dropped)`);
+  }
   return L;
 }
 

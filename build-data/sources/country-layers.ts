@@ -12,6 +12,7 @@ import { type Part, type PolygonFilter, toParts, vertexCount } from './parts.js'
 export interface DroppedCountry {
   code: string;
   reason: string;
+  layer: 'land' | 'sea';
   parts: number;
 }
 
@@ -27,6 +28,7 @@ export interface CountryTally {
  * Vertices are counted before `noCountry` drops a country, so the tally is the source's.
  */
 function readCountryLayer(
+  layer: DroppedCountry['layer'],
   source: { path: string; codeProperty: string },
   features: Feature[],
   tables: CodeTables,
@@ -46,7 +48,7 @@ function readCountryLayer(
     const parts = toParts(f, 'country', idx, -1, `${source.path} ${code}`, filter);
     tally.vertices += vertexCount(parts);
     if (noCountry[code]) {
-      tally.dropped.push({ code, reason: noCountry[code], parts: parts.length });
+      tally.dropped.push({ code, reason: noCountry[code], layer, parts: parts.length });
       continue;
     }
     tables.countries[idx].covered = true;
@@ -65,12 +67,12 @@ export function readLand(
 ): Part[] {
   const iso = config.codes === 'iso';
   const fill = iso && policy.fillCountryHoles ? fillHoles(tally.filledHoles) : undefined;
-  return readCountryLayer(config.countries, features, tables, iso ? policy.noCountry : {}, tally, fill);
+  return readCountryLayer('land', config.countries, features, tables, iso ? policy.noCountry : {}, tally, fill);
 }
 
 /** Sea parts, unranked, with their holes; none when the build has no sea layer. */
 export function readSea(config: BuildConfig, tables: CodeTables, policy: Policy, tally: CountryTally): Part[] {
   if (!config.sea) return [];
   const noCountry = config.codes === 'iso' ? policy.noCountry : {};
-  return readCountryLayer(config.sea, readGeoJSON(config.sea.path), tables, noCountry, tally);
+  return readCountryLayer('sea', config.sea, readGeoJSON(config.sea.path), tables, noCountry, tally);
 }
