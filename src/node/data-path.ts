@@ -1,11 +1,11 @@
 // Where the embedded dataset lives, and how much of it to check when it is read (seal.ts).
 
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataError } from '../lookup/errors.js';
 import type { Check } from '../format/dataset.js';
-import { sealOf } from '../format/container.js';
+import { HEADER_BYTES, MAGIC, sealOf } from '../format/container.js';
 import { simdBytes } from '../format/checksum-simd.js';
 import { BUILT_SEALS } from './seal.js';
 
@@ -89,6 +89,7 @@ export function readFile(path: string): Uint8Array {
   try {
     return readWhole(path, (size) => simdBytes(size) ?? new Uint8Array(size));
   } catch (err) {
+    if (err instanceof DataError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new DataError(`${path}: cannot read dataset (${code ?? String(err)})${defaultDataHint(path)}`, {
       cause: err,
@@ -113,22 +114,33 @@ export function checkFor(path: string, bytes: Uint8Array): Check {
   }
 }
 
+/** The largest file the format allows: the header and a payload whose length is a u32 (docs/FORMAT.md). */
+const MAX_DATA_FILE_BYTES = HEADER_BYTES + 0xffff_ffff;
+
+/** What a non-regular file is, for the DataError refusing it. */
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isCharacterDevice()) return 'a character device';
+  return stat.isBlockDevice() ? 'a block device' : 'a special file';
+}
+
 /**
  * The whole file at `path`, in memory `alloc(size)` gives (the loader's WebAssembly memory, the
- * batch's shared buffer). A regular file is read straight into it; a pipe or a device has no size to
- * allocate for (`--data <(zcat world.geolookup.gz)`), so it is read first, then copied. Fewer bytes
- * than allocated when the file shrank while being read.
+ * batch's shared buffer). A regular file is read straight into it, up to the size it had when
+ * opened; a pipe (`--data <(zcat world.geolookup.gz)`) has no size to allocate for, so it is read
+ * first, no further than its header says the file runs, then copied. Devices, directories and other
+ * special files are a DataError: /dev/zero would otherwise be read without end. Fewer bytes than
+ * allocated when the file shrank while being read.
  */
 export function readWhole(path: string, alloc: (size: number) => Uint8Array): Uint8Array {
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      const bytes = readFileSync(fd);
-      const into = alloc(bytes.byteLength);
-      into.set(bytes);
-      return into;
-    }
+    if (stat.isFIFO()) return gather(readPipe(fd), alloc);
+    if (!stat.isFile())
+      throw new DataError(`${path}: not a regular file (${kindOf(stat)}); give a dataset file built by build-data`);
+    if (stat.size > MAX_DATA_FILE_BYTES)
+      throw new DataError(`${path}: ${stat.size} bytes, larger than any geolookup dataset can be`);
     const into = alloc(stat.size);
     let done = 0;
     for (let n = 1; n > 0 && done < into.length; done += n) n = readSync(fd, into, done, into.length - done, done);
@@ -136,4 +148,44 @@ export function readWhole(path: string, alloc: (size: number) => Uint8Array): Ui
   } finally {
     closeSync(fd);
   }
+}
+
+const PIPE_CHUNK = 1 << 20;
+
+/**
+ * A pipe's bytes up to what its header announces, plus one byte so the loader can tell an
+ * overlong file ("extended file"); only the header when it is not a geolookup header, which the
+ * loader then refuses. Never more than MAX_DATA_FILE_BYTES + 1, whatever keeps coming.
+ */
+function readPipe(fd: number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  readUpTo(fd, chunks, HEADER_BYTES);
+  const head = Buffer.concat(chunks);
+  if (head.byteLength < HEADER_BYTES || MAGIC.some((b, i) => head[i] !== b)) return [head];
+  const declared = head.readUInt32LE(16);
+  readUpTo(fd, chunks, HEADER_BYTES + declared + 1);
+  return chunks;
+}
+
+/** Reads from `fd` into new chunks after `chunks` until they hold `limit` bytes or the pipe ends. */
+function readUpTo(fd: number, chunks: Uint8Array[], limit: number): void {
+  let total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(limit - total, PIPE_CHUNK));
+    const n = readSync(fd, chunk, 0, chunk.byteLength, null);
+    if (n === 0) return;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+}
+
+/** The chunks copied, in order, into memory `alloc` gives. */
+function gather(chunks: Uint8Array[], alloc: (size: number) => Uint8Array): Uint8Array {
+  const into = alloc(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    into.set(c, at);
+    at += c.byteLength;
+  }
+  return into;
 }
