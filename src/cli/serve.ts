@@ -2,6 +2,7 @@
 
 import { checkRedisUrl, redisWhere } from '../server/redis-limits.js';
 import { collectDefaultMetrics } from 'prom-client';
+import { trustedProxies } from '../server/clients.js';
 import { corsPolicy } from '../server/cors.js';
 import { createServer, defaultQuotaFile, type GeoLookupServer, type ServerOptions } from '../server/index.js';
 import {
@@ -46,7 +47,7 @@ const SERVE = defineCommand({
     'trust-proxy': {
       type: 'string',
       value: 'ADDRS',
-      help: 'comma-separated proxy addresses whose X-Forwarded-For names the client',
+      help: 'comma-separated proxy addresses and CIDR ranges (10.0.0.0/8, fd00::/8)\nwhose X-Forwarded-For names the client',
     },
     redis: {
       type: 'string',
@@ -81,7 +82,7 @@ const SERVE = defineCommand({
     log: {
       type: 'string',
       value: 'FORMAT',
-      help: 'json: an access log, one line per request on stdout (never the key)',
+      help: 'json: an access log, one line per request on stdout (never the key);\nevery other line this command writes is JSON too',
     },
   },
   notes:
@@ -122,10 +123,7 @@ function serverOptions(v: ServeArgs, err: Print): ServerOptions {
     redis: v.redis,
     redisTimeoutMs: wholeNumber(v['redis-timeout'], '--redis-timeout', 1, 60_000),
     flushIntervalMs: (flush ?? 10) * 1000,
-    trustProxy: v['trust-proxy']
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustProxy: trustProxyFlag(v['trust-proxy']),
     limits,
     log: err,
   };
@@ -133,6 +131,20 @@ function serverOptions(v: ServeArgs, err: Print): ServerOptions {
   if (options.redis === undefined) delete options.redis;
   if (options.redisTimeoutMs === undefined) delete options.redisTimeoutMs;
   return Object.assign(options, webOptions(v, allowAnonymous));
+}
+
+/** The addresses and ranges of --trust-proxy; a UsageError for anything else. */
+function trustProxyFlag(value: string | undefined): string[] | undefined {
+  const entries = value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    trustedProxies(entries);
+  } catch (e) {
+    throw new UsageError(`--trust-proxy: ${(e as Error).message}`);
+  }
+  return entries;
 }
 
 /** CORS, metrics and the access log from the flags; a UsageError for a bad value. */
@@ -194,6 +206,15 @@ function stopOn(server: GeoLookupServer, err: Print, quotaFile: boolean): (signa
 }
 
 /**
+ * With --log json every line the command writes is a JSON object, like the access log's lines, so
+ * a log collector reading stdout and stderr never meets plain text: stdout's at level info,
+ * stderr's (stops, reloads, failures) at warn.
+ */
+function jsonLines(print: Print, level: 'info' | 'warn'): Print {
+  return (line) => print(JSON.stringify({ level, time: new Date().toISOString(), msg: line }));
+}
+
+/**
  * Starts the server and returns at once (0), the process staying alive while it serves;
  * 2 for bad options, 1 when the keys file or dataset cannot be read. A failure to listen
  * (port taken) is reported later, with exit status 1.
@@ -202,40 +223,60 @@ export function runServe(argv: string[], out: Print, err: Print): number {
   return runCommand(SERVE, argv, out, err, ({ values, positionals }) => {
     if (positionals.length) return usageError(SERVE, `unexpected argument "${positionals[0]}"`, err);
     const listenPort = wholeNumber(values.port, '--port', 0, 65535) ?? 8080;
-    const options = serverOptions(values, err);
-    const host = values.host ?? '127.0.0.1';
-    let server: GeoLookupServer;
+    const json = values.log === 'json';
+    const say = json ? jsonLines(out, 'info') : out;
+    const warn = json ? jsonLines(err, 'warn') : err;
+    const options = serverOptions(values, warn);
+    let server: GeoLookupServer | undefined;
+    // Before the slow start (dataset, Redis): SIGHUP's default action ends the process, and a
+    // reload asked for while starting must not. The keys are read at start anyway.
+    const reload = () => void server?.reloadKeys();
+    process.on('SIGHUP', reload);
     try {
       server = createServer(options);
     } catch (e) {
-      err(`geolookup serve: ${(e as Error).message}`);
+      process.off('SIGHUP', reload);
+      warn(`geolookup serve: ${(e as Error).message}`);
       return EXIT.error;
     }
-    // The whole process is this server's: Node's own process metrics join its registry.
-    if (server.metrics !== null) collectDefaultMetrics({ register: server.metrics });
-    server.on('error', (e: NodeJS.ErrnoException) => {
-      err(`geolookup serve: cannot listen on ${host}:${listenPort}: ${e.code ?? e.message}`);
-      process.exitCode = EXIT.error;
-      void server.shutdown();
-    });
-    // With --redis, listen once Redis answered (or failed to), so the first requests share its counts.
-    void server.ready().then(() =>
-      server.listen(listenPort, host, () => {
-        const a = server.address();
-        const where =
-          a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : String(a);
-        const anonymous = options.allowAnonymous ? 'allowed' : 'refused';
-        const limits = options.redis ? `; limits: shared through ${redisWhere(options.redis)}` : '';
-        out(
-          `geolookup: listening on http://${where} (keys: ${options.keys ?? 'none'}; anonymous: ${anonymous}${limits})`,
-        );
-        listenAdmin(server, values, out, err);
-        const stop = stopOn(server, err, !options.redis && options.quotaFile !== null);
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.on('SIGHUP', () => void server.reloadKeys());
-      }),
-    );
+    listenWhenReady(server, options, values, listenPort, say, warn);
     return EXIT.ok;
   });
+}
+
+/** Listens once the server is ready (with --redis, once Redis answered or failed to), then stops on SIGTERM / SIGINT. */
+function listenWhenReady(
+  server: GeoLookupServer,
+  options: ServerOptions,
+  values: ServeArgs,
+  listenPort: number,
+  out: Print,
+  err: Print,
+): void {
+  const host = values.host ?? '127.0.0.1';
+  // The whole process is this server's: Node's own process metrics join its registry.
+  if (server.metrics !== null) collectDefaultMetrics({ register: server.metrics });
+  server.on('error', (e: NodeJS.ErrnoException) => {
+    err(`geolookup serve: cannot listen on ${host}:${listenPort}: ${e.code ?? e.message}`);
+    process.exitCode = EXIT.error;
+    void server.shutdown();
+  });
+  // With --redis, listen once Redis answered (or failed to), so the first requests share its counts.
+  void server.ready().then(() =>
+    server.listen(listenPort, host, () => {
+      // Before the line that tells a supervisor the server is up, which may stop it at once.
+      const stop = stopOn(server, err, !options.redis && options.quotaFile !== null);
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      const a = server.address();
+      const where =
+        a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : String(a);
+      const anonymous = options.allowAnonymous ? 'allowed' : 'refused';
+      const limits = options.redis ? `; limits: shared through ${redisWhere(options.redis)}` : '';
+      out(
+        `geolookup: listening on http://${where} (keys: ${options.keys ?? 'none'}; anonymous: ${anonymous}${limits})`,
+      );
+      listenAdmin(server, values, out, err);
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGeoLookup, type GeoLookup, preload } from '../index.js';
 import { resolveDataPath } from '../node/data-path.js';
+import { checkHost, hostLines, hostNames } from '../server/hosts.js';
 import { createServer, type GeoLookupServer } from '../server/index.js';
 import { codeTables } from './codes.js';
 import { outlineCollections } from './collections.js';
@@ -15,6 +16,12 @@ import { isPlaygroundPath, type PlaygroundContext, playgroundReply, type Reply }
 
 /** Loopback only: the page and the service have no keys. */
 export const HOST = '127.0.0.1';
+/**
+ * The Host names the page and the service answer for, by the same check (hosts.ts): any other is a
+ * page on another site reaching in through DNS rebinding, on either port.
+ */
+const LOOPBACK_NAMES = [HOST, 'localhost'];
+const LOOPBACK = hostNames(LOOPBACK_NAMES);
 
 export interface PlaygroundOptions {
   /** 0 picks a free one. */
@@ -27,6 +34,8 @@ export interface PlaygroundOptions {
 
 export interface Playground {
   url: string;
+  /** The lookup service the page's port forwards to, on a loopback port of its own. */
+  service: string;
   /** The dataset file the outlines come from. */
   mapData: string;
   close(): Promise<void>;
@@ -53,6 +62,7 @@ function keylessService(lookup: GeoLookup, log: (line: string) => void): GeoLook
     limits: { anonymousBurstPerMinute: unlimited, anonymousMonthlyQuota: unlimited },
     metrics: false,
     watchKeys: false,
+    hosts: LOOPBACK_NAMES,
     log,
   });
 }
@@ -65,12 +75,6 @@ function listen(server: http.Server, port: number): Promise<number> {
       resolve((server.address() as AddressInfo).port);
     });
   });
-}
-
-/** A Host other than the loopback names is a page on another site reaching in (DNS rebinding). */
-function loopbackHost(host: string | undefined): boolean {
-  const name = host?.replace(/:\d+$/, '');
-  return name === HOST || name === 'localhost';
 }
 
 function send(res: http.ServerResponse, head: boolean, reply: Reply): void {
@@ -97,13 +101,25 @@ const plain = (status: number, body: string, headers?: Record<string, string>): 
   headers,
 });
 
+/** Answers a request whose Host the service would refuse too (hosts.ts); false for the others. */
+function refusedHost(req: http.IncomingMessage, res: http.ServerResponse, head: boolean): boolean {
+  const host = checkHost(req, hostLines(req.rawHeaders), LOOPBACK);
+  if (host === 'ok') return false;
+  if (host === 'foreign') send(res, head, plain(403, `Open the playground as http://${HOST}:PORT/.\n`));
+  else {
+    res.shouldKeepAlive = false; // as the service closes after a malformed head
+    send(res, head, plain(400, 'Send one Host header.\n'));
+  }
+  return true;
+}
+
 function handle(front: Front, req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const head = req.method === 'HEAD';
-  if (!loopbackHost(req.headers.host)) send(res, head, plain(403, `Open the playground as http://${HOST}:PORT/.\n`));
-  else if (!isPlaygroundPath(path)) front.forward(req, res);
+  if (refusedHost(req, res, head)) return;
+  if (!isPlaygroundPath(path)) front.forward(req, res);
   else if (req.method !== 'GET' && !head) send(res, head, plain(405, 'Use GET or HEAD.\n', { Allow: 'GET, HEAD' }));
   else
     playgroundReply(front.ctx, path, q === -1 ? '' : url.slice(q + 1)).then(
@@ -121,7 +137,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const answering = resolveDataPath(options.data);
   const lookup = options.data === undefined ? preload() : createGeoLookup(options.data);
   const service = keylessService(lookup, options.log);
-  const proxy = proxyTo(await listen(service, 0));
+  const servicePort = await listen(service, 0);
+  const proxy = proxyTo(servicePort);
   const mapData = mapDataPath(answering);
   const outlines = startOutlines(mapData);
   const tables = codeTables(lookup);
@@ -136,7 +153,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   };
   try {
     const port = await listen(front, options.port);
-    return { url: `http://${HOST}:${port}/`, mapData, close };
+    return { url: `http://${HOST}:${port}/`, service: `http://${HOST}:${servicePort}/`, mapData, close };
   } catch (e) {
     await close();
     throw e;

@@ -7,6 +7,7 @@ import { GeoLookupError, PROBLEM_TYPES } from '../lookup/errors.js';
 import { answerOpenPath, healthText } from './admin.js';
 import { admit, admitShared, type Grant } from './admission.js';
 import { identify } from './auth.js';
+import { checkHost } from './hosts.js';
 import { applyCors } from './cors.js';
 import { observeRequest } from './observe.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
@@ -88,11 +89,22 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
     .catch((e) => internalError(state, req, res, e));
 }
 
-/** Answers a request that no route may see (no Host, a method other than GET/HEAD, an over-long target). */
+const HOST_REFUSALS = {
+  missing: problem(400, 'Malformed HTTP request: HTTP/1.1 requires a Host header.'),
+  repeated: problem(400, 'Malformed HTTP request: more than one Host header.'),
+  foreign: problem(403, 'The Host header names a host this server does not answer for.'),
+} as const;
+
+/**
+ * Answers a request that no route may see (no Host, two Hosts or one not served, a method other
+ * than GET/HEAD, an over-long target).
+ */
 function refuseRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, url: string): boolean {
-  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-    res.shouldKeepAlive = false;
-    sendProblem(state, res, problem(400, 'Malformed HTTP request: HTTP/1.1 requires a Host header.'));
+  const host = checkHost(req, seen.hostCount, state.hosts);
+  if (host !== 'ok') {
+    // A malformed head says nothing reliable about the next request on its connection.
+    if (host !== 'foreign') res.shouldKeepAlive = false;
+    sendProblem(state, res, HOST_REFUSALS[host]);
     return true;
   }
   const method = req.method;

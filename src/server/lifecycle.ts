@@ -1,6 +1,6 @@
 // Background work and stopping: the periodic quota flush and idle-window pruning, the keys-file
 // watcher, and the graceful shutdown, which writes the quota counts (and closes the Redis
-// connection) after the last response.
+// connection) after the last response, then releases the quota file's lock.
 
 import type http from 'node:http';
 import { forgetIdleWindows } from './clients.js';
@@ -41,7 +41,8 @@ export function startBackground(
     state.quotas
       .settle()
       .then(() => state.quotas.flushSync(monthKey(state.clock())))
-      .catch((e) => reportFlushError(state, e));
+      .catch((e) => reportFlushError(state, e))
+      .finally(() => state.quotas.release());
     void state.shared?.close();
   };
   server.on('close', stop);
@@ -71,6 +72,8 @@ export function shutdown(
         resolve();
       } catch (e) {
         reject(e);
+      } finally {
+        state.quotas.release();
       }
     };
     if (server.listening) {

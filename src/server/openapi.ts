@@ -20,6 +20,8 @@ export interface OpenApiSettings {
   anonymousMonthlyQuota: number;
   /** Whether this port answers /metrics. */
   metrics: boolean;
+  /** Whether the server answers only some Host names (options.hosts): 403 for the others. */
+  hosts?: boolean;
 }
 
 export const DEFAULT_SETTINGS: OpenApiSettings = {
@@ -127,7 +129,7 @@ function openPaths(s: OpenApiSettings): Json {
 }
 
 /** Answers any request can get, whatever its path and method, before it reaches an operation. */
-function anyRequest(): Json {
+function anyRequest(s: OpenApiSettings): Json {
   const preflightHeaders: [string, Json][] = [
     ['Access-Control-Allow-Origin', { type: 'string' }],
     ['Access-Control-Allow-Methods', { const: CORS.allowMethods }],
@@ -141,6 +143,7 @@ function anyRequest(): Json {
     },
     400: response('BadRequest'),
     401: response('Unauthorized'),
+    ...(s.hosts ? { 403: problemResponse(403, 'A Host this server does not answer for.', 'GeneralProblem') } : {}),
     404: response('NoSuchPath'),
     405: response('MethodNotAllowed'),
     408: response('RequestTimeout'),
@@ -182,7 +185,7 @@ export function openApiDocument(settings: OpenApiSettings = DEFAULT_SETTINGS): J
     security: settings.allowAnonymous ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }],
     paths: { ...paths, ...openPaths(settings) },
     components: COMPONENTS,
-    'x-any-request': anyRequest(),
+    'x-any-request': anyRequest(settings),
   };
 }
 
@@ -199,6 +202,7 @@ export function serverDocument(state: ServerState): { doc: Json; json: string } 
       anonymousBurstPerMinute: state.anonBurst,
       anonymousMonthlyQuota: state.anonQuota,
       metrics: state.metricsOnMain,
+      hosts: state.hosts !== null,
     });
     d = { doc, json: JSON.stringify(doc) };
     documents.set(state, d);

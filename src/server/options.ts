@@ -44,8 +44,16 @@ export interface ServerOptions {
   redisTimeoutMs?: number;
   /** How often changed quota counts are written, in ms. Default 10 000. They are also written on close. */
   flushIntervalMs?: number;
-  /** Addresses of reverse proxies whose X-Forwarded-For names the client (anonymous limits). Default none. */
+  /**
+   * Reverse proxies whose X-Forwarded-For names the client (anonymous limits): IP addresses and CIDR
+   * ranges (`10.0.0.0/8`, `fd00::/8`); anything else throws. Default none.
+   */
   trustProxy?: string[];
+  /**
+   * Host names (without a port, any case) the server answers for; a request whose Host names another
+   * gets 403, so a page on another site cannot reach it through DNS rebinding. Default: any host.
+   */
+  hosts?: string[];
   /** Cache-Control max-age (s) of lookup answers. Default 86 400. */
   cacheMaxAge?: number;
   /** Longest request target (path + query) in characters; longer gets 414. Default 2048. */

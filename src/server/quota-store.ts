@@ -1,10 +1,12 @@
 // Monthly request counts per key id (and per anonymous client address), persisted as JSON
-// with atomic writes (temporary file, fsync, rename) so a crash never leaves a torn file.
+// with atomic writes (temporary file, fsync, rename) so a crash never leaves a torn file, by one
+// server at a time (quota-lock.ts).
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { writeFileAtomicSync } from './keys.js';
+import { lockQuotaFile, type QuotaLock } from './quota-lock.js';
 
 interface QuotaFile {
   version: 1;
@@ -24,8 +26,22 @@ export class QuotaStore {
   private writing: Promise<void> | null = null;
   private again = false;
 
+  private readonly lock: QuotaLock | null;
+
+  /** Locks and reads the file at `path` (none: counts in memory); throws when another server holds it. */
   constructor(readonly path: string | null) {
-    if (path) this.load(path);
+    this.lock = path ? lockQuotaFile(path) : null;
+    try {
+      if (path) this.load(path);
+    } catch (e) {
+      this.release();
+      throw e;
+    }
+  }
+
+  /** Lets another server take the file: after the last write. */
+  release(): void {
+    this.lock?.release();
   }
 
   private load(path: string): void {

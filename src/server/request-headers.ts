@@ -1,12 +1,21 @@
 // What the handler needs from a request's headers, read in one pass over rawHeaders (node's
-// parsed `req.headers` joins repeated X-API-Key lines, which must be refused, not joined).
+// parsed `req.headers` joins repeated X-API-Key lines and keeps one of repeated Host lines; both must
+// be refused, not joined).
 
 /**
  * The headers of the request being handled. One object, overwritten by readHeaders for each
  * request: it is read synchronously, and what a request needs after awaiting Redis it copies
  * first (handler.ts), so no other request's headers reach it.
  */
-export const seen = { keyCount: 0, key: '', authorization: false, ifNoneMatch: '', body: false, origin: '' };
+export const seen = {
+  keyCount: 0,
+  key: '',
+  authorization: false,
+  ifNoneMatch: '',
+  body: false,
+  origin: '',
+  hostCount: 0,
+};
 
 export function readHeaders(raw: string[]): void {
   seen.keyCount = 0;
@@ -15,9 +24,13 @@ export function readHeaders(raw: string[]): void {
   seen.ifNoneMatch = '';
   seen.body = false;
   seen.origin = '';
+  seen.hostCount = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'host') seen.hostCount++;
+        break;
       case 6:
         if (name.toLowerCase() === 'origin') seen.origin = raw[i + 1];
         break;

@@ -32,6 +32,7 @@ export const ALLOW = 'GET, HEAD';
 export const TEXT = 'text/plain; charset=utf-8';
 export const PROBLEM = 'application/problem+json';
 const EXTRA_TITLES: Record<number, string> = {
+  403: 'Forbidden',
   408: 'Request Timeout',
   414: 'URI Too Long',
   417: 'Expectation Failed',

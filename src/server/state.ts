@@ -9,7 +9,9 @@ import { defaultQuotaFile, type ServerOptions } from './options.js';
 import { QuotaStore } from './quota-store.js';
 import { checkRedisUrl, SharedLimits } from './redis-limits.js';
 import { datasetEtag } from './responses.js';
-import { normaliseAddress } from './clients.js';
+import { trustedProxies } from './clients.js';
+import type { BlockList } from 'node:net';
+import { hostNames, type HostNames } from './hosts.js';
 import { type AccessLog, createAccessLog } from './access-log.js';
 import { type CorsPolicy, corsPolicy } from './cors.js';
 import { countRedisError, createMetrics, type ServerMetrics } from './metrics.js';
@@ -38,8 +40,10 @@ export interface ServerState {
   readonly burstPerMinute: number;
   readonly anonBurst: number;
   readonly anonQuota: number;
-  /** Normalised addresses of the trusted reverse proxies. */
-  readonly trusted: Set<string>;
+  /** The trusted reverse proxies (addresses and ranges), or null for none. */
+  readonly trusted: BlockList | null;
+  /** The Host names answered for (options.hosts), or null: any. */
+  readonly hosts: HostNames;
   /** Cache-Control of lookup answers. */
   readonly cacheControl: string;
   readonly maxUrl: number;
@@ -63,12 +67,16 @@ export interface ServerState {
   readonly accessLog: AccessLog | null;
 }
 
-/** Reads the dataset, the keys file and the quota file, in that order; throws when one cannot be read. */
+/**
+ * Reads the dataset, the keys file and the quota file, in that order, locking the quota file; throws
+ * when one cannot be read, an option is invalid or another server holds the quota file.
+ */
 export function createState(options: ServerOptions): ServerState {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
   const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
+  const trusted = trustedProxies(options.trustProxy);
   if (options.redis) checkRedisUrl(options.redis);
   const keys = new KeyStore(options.keys ?? null, log);
   const metrics = options.metrics === false ? null : createMetrics(keys);
@@ -80,6 +88,9 @@ export function createState(options: ServerOptions): ServerState {
       : options.keys
         ? defaultQuotaFile(options.keys)
         : null;
+  const accessLog = createAccessLog(options.accessLog);
+  // Last: nothing after it may throw and leave the quota file locked.
+  const quotas = new QuotaStore(quotaPath);
   return {
     log,
     clock: options.now ?? Date.now,
@@ -87,7 +98,7 @@ export function createState(options: ServerOptions): ServerState {
     etag,
     keys,
     quotaPath,
-    quotas: new QuotaStore(quotaPath),
+    quotas,
     shared: options.redis
       ? new SharedLimits(options.redis, log, () => countRedisError(metrics), options.redisTimeoutMs)
       : null,
@@ -95,7 +106,8 @@ export function createState(options: ServerOptions): ServerState {
     burstPerMinute: options.limits?.burstPerMinute ?? 1000,
     anonBurst: options.limits?.anonymousBurstPerMinute ?? 10,
     anonQuota: options.limits?.anonymousMonthlyQuota ?? 10_000,
-    trusted: new Set((options.trustProxy ?? []).map(normaliseAddress)),
+    trusted,
+    hosts: hostNames(options.hosts),
     cacheControl: `public, max-age=${options.cacheMaxAge ?? 86_400}`,
     maxUrl: options.maxUrlLength ?? 2048,
     maxHeaderSize: options.maxHeaderSize ?? 8192,
@@ -108,6 +120,6 @@ export function createState(options: ServerOptions): ServerState {
     cors,
     metrics,
     metricsOnMain: metrics !== null && options.admin !== true,
-    accessLog: createAccessLog(options.accessLog),
+    accessLog,
   };
 }

@@ -32,8 +32,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A server on the keys file, with a quota file of its own (one server per quota file). */
 async function start(options: ServerOptions = {}): Promise<number> {
-  const server = createServer({ keys, quotaFile: join(dir, 'keys.quota.json'), log: (l) => logs.push(l), ...options });
+  const quotaFile = join(dir, `server-${servers.length}.quota.json`);
+  const server = createServer({ keys, quotaFile, log: (l) => logs.push(l), ...options });
   servers.push(server);
   return listenOnLoopback(server);
 }
@@ -48,7 +50,7 @@ async function one(port: number, text: string) {
 
 describe('keys at rest and in logs', () => {
   it('the keys and quota files hold ids and SHA-256 hashes, never a key or its secret part', async () => {
-    const port = await start();
+    const port = await start({ quotaFile: join(dir, 'keys.quota.json') });
     await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`X-API-Key: ${KEY}`]));
     await one(port, req('/geo/country/fromGps/48.8566,2.3522', [`X-API-Key: ${REVOKED}`]));
     await servers[servers.length - 1].flush();

@@ -1,6 +1,6 @@
 // The HTTP server's burst and quota limits (injected clock), anonymous mode, and the quota counts
 // persisted across restarts, over real sockets on an ephemeral loopback port.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKey } from '../../src/server/keys.js';
@@ -163,6 +163,43 @@ describe('anonymous mode', () => {
     expect((await from('203.0.113.2')).status).toBe(429); // the rightmost untrusted hop
   });
 
+  it('trusted proxies may be CIDR ranges, IPv4 and IPv6: hops inside them are skipped', async () => {
+    const now = Date.UTC(2026, 4, 10, 12, 0, 0);
+    const { port } = await start({
+      allowAnonymous: true,
+      trustProxy: ['fd00::/8', '127.0.0.0/8', '10.0.0.0/8'],
+      limits: { anonymousBurstPerMinute: 1 },
+      now: () => now,
+    });
+    const from = (xff: string) => get(port, '/geo/country/fromGps/1,1', null, { 'X-Forwarded-For': xff });
+    expect((await from('203.0.113.5, 10.1.2.3')).status).not.toBe(429);
+    expect((await from('203.0.113.5, fd12::7, 10.200.0.1')).status).toBe(429); // the same client behind three proxies
+    expect((await from('198.51.100.7, 11.0.0.1')).status).not.toBe(429); // 11.0.0.1 is outside the ranges
+    expect((await from('11.0.0.1')).status).toBe(429);
+  });
+
+  it('a range that does not hold the peer leaves X-Forwarded-For unread', async () => {
+    const now = Date.UTC(2026, 4, 10, 12, 0, 0);
+    const { port } = await start({
+      allowAnonymous: true,
+      trustProxy: ['10.0.0.0/8', '::1'],
+      limits: { anonymousBurstPerMinute: 1 },
+      now: () => now,
+    });
+    const from = (xff: string) => get(port, '/geo/country/fromGps/1,1', null, { 'X-Forwarded-For': xff });
+    expect((await from('203.0.113.1')).status).not.toBe(429);
+    expect((await from('203.0.113.2')).status).toBe(429); // both counted against 127.0.0.1
+  });
+
+  it.each(['notanip', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/', '10.0.0/8', 'localhost'])(
+    'trustProxy %j is refused, naming it',
+    async (entry) => {
+      await expect(start({ trustProxy: ['127.0.0.1', entry] })).rejects.toThrow(
+        `"${entry}" is not an IP address or CIDR range`,
+      );
+    },
+  );
+
   it('anonymous monthly quota per address', async () => {
     const now = Date.UTC(2026, 4, 10, 12, 0, 0);
     const { port } = await start({ allowAnonymous: true, limits: { anonymousMonthlyQuota: 1 }, now: () => now });
@@ -187,9 +224,9 @@ describe('quota persistence', () => {
     expect((await get(b.port, '/geo/country/fromGps/48.8566,2.3522')).headers['x-ratelimit-remaining']).toBe(
       String(10000 - 4),
     );
-    // A new month starts from zero.
-    const c = await start({ quotaFile: join(dir, 'restart.quota.json'), now: () => Date.UTC(2026, 5, 1) });
+    // A new month starts from zero. One server at a time on a quota file: b stops first.
     await b.server.shutdown();
+    const c = await start({ quotaFile: join(dir, 'restart.quota.json'), now: () => Date.UTC(2026, 5, 1) });
     expect((await get(c.port, '/geo/country/fromGps/48.8566,2.3522')).headers['x-ratelimit-remaining']).toBe('9999');
   });
 
@@ -208,6 +245,24 @@ describe('quota persistence', () => {
       }
     }
     expect(used).toBe(2);
+  });
+
+  it('one server per quota file: a second is refused, naming --redis, until the first stops', async () => {
+    const quotaFile = join(dir, 'shared.quota.json');
+    const a = await start({ quotaFile });
+    expect(existsSync(`${quotaFile}.lock`)).toBe(true);
+    await expect(start({ quotaFile })).rejects.toThrow(
+      new RegExp(`^${quotaFile}: the quota file is in use by another server \\(pid ${process.pid} on .*--redis URL`),
+    );
+    for (let i = 0; i < 5; i++) await get(a.port, '/geo/country/fromGps/48.8566,2.3522');
+    await a.server.shutdown();
+    expect(existsSync(`${quotaFile}.lock`)).toBe(false);
+    const b = await start({ quotaFile });
+    for (let i = 0; i < 5; i++) await get(b.port, '/geo/country/fromGps/48.8566,2.3522');
+    // Closed as an embedder may close it, without shutdown(): the counts are written, the lock goes.
+    await new Promise((resolve) => b.server.close(resolve));
+    await expect.poll(() => existsSync(`${quotaFile}.lock`)).toBe(false);
+    expect(JSON.parse(readFileSync(quotaFile, 'utf8')).usage[KEY_ID].used).toBe(10);
   });
 
   it('the default quota file sits beside the keys file', async () => {

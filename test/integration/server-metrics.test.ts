@@ -192,15 +192,33 @@ describe('geolookup serve: --admin-port, --no-metrics, --log json', () => {
       expect(metric(samples, 'geolookup_http_requests_total', requests('countryFromGps', 200))).toBe(1);
       expect(metric(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
       expect((await request(adminPort, '/healthz')).body).toBe('ok');
+      s.child.kill('SIGHUP');
+      await expect.poll(() => s.output()).toMatch(/keys reloaded/);
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
-      // Buffered log lines are written at shutdown.
-      const log = s
+      // Every line on stdout and stderr is JSON: the access log's, and the command's own.
+      const lines = s
         .output()
         .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l));
-      expect(log.map((e) => `${e.url} ${e.status}`)).toEqual([`${PARIS} 200`, '/metrics 404']);
+        .filter((l) => l !== '');
+      const log = lines.map((l) => JSON.parse(l));
+      // Buffered log lines are written at shutdown.
+      const access = log.filter((e) => 'url' in e);
+      expect(access.map((e) => `${e.url} ${e.status}`)).toEqual([`${PARIS} 200`, '/metrics 404']);
+      const own = log.filter((e) => !('url' in e));
+      for (const e of own) {
+        expect(Object.keys(e)).toEqual(['level', 'time', 'msg']);
+        expect(Number.isNaN(Date.parse(e.time))).toBe(false);
+      }
+      expect(own.map((e) => `${e.level} ${e.msg.replace(/ .*/, '')}`)).toEqual([
+        'info geolookup:', // listening on …
+        'info geolookup:', // admin on …
+        'warn geolookup:', // keys reloaded
+        'warn geolookup:', // SIGTERM: finishing in-flight requests
+        'warn geolookup:', // stopped; quota counts written
+      ]);
+      expect(own[0].msg).toMatch(/^geolookup: listening on http:\/\/127\.0\.0\.1:\d+ /);
+      expect(own.at(-1).msg).toBe('geolookup: stopped; quota counts written');
       expect(s.output()).not.toContain(KEY.slice(17));
     } finally {
       s.child.kill('SIGKILL');

@@ -175,6 +175,12 @@ describe('every command', () => {
     const cases: [string[], RegExp][] = [
       [['serve', '--keys', 'k.json', '--port', 'eighty'], /--port must be a whole number from 0 to 65535/],
       [['serve'], /give --keys FILE/],
+      [
+        ['serve', '--keys', 'k.json', '--trust-proxy', 'notanip'],
+        /--trust-proxy: "notanip" is not an IP address or CIDR range/,
+      ],
+      [['serve', '--keys', 'k.json', '--trust-proxy', '10.0.0.1, 10.0.0.0/33'], /--trust-proxy: "10.0.0.0\/33" is not/],
+      [['serve', '--keys', 'k.json', '--trust-proxy', 'fd00::/8,::1/200'], /--trust-proxy: "::1\/200" is not/],
       [['batch', '--workers', '0'], /--workers must be a whole number from 1 to 256, got "0"/],
       [['batch', '--format', 'xml'], /--format must be csv or ndjson, got "xml"/],
       [['batch', '--fields', 'city'], /--fields takes country, subdivision or both/],
