@@ -75,6 +75,18 @@ function revoke(file: string, args: string[], out: Print, err: Print): number {
   return EXIT.ok;
 }
 
+/**
+ * Control characters (a newline, an ANSI escape) and bidirectional overrides, JSON-escaped (`\n`,
+ * `\u001b`) so that no value of the keys file can forge a row of the table or repaint the terminal;
+ * backslashes too, so that an escape always means one.
+ */
+const UNPRINTABLE = /[\\\p{Cc}\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/gu;
+const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function printable(cell: string): string {
+  return cell.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function list(file: string, args: string[], values: KeysArgs['values'], out: Print): number {
   if (args.length) throw new UsageError(`unexpected argument "${args[0]}"`);
   const keys = readKeysFile(file).keys;
@@ -84,7 +96,11 @@ function list(file: string, args: string[], values: KeysArgs['values'], out: Pri
   }
   const rows = [['ID', 'PLAN', 'QUOTA/MONTH', 'STATUS', 'CREATED', 'LABEL']];
   for (const k of keys)
-    rows.push([k.id, k.plan, String(k.monthlyQuota), k.revoked ? 'revoked' : 'active', k.created ?? '', k.label ?? '']);
+    rows.push(
+      [k.id, k.plan, k.monthlyQuota, k.revoked ? 'revoked' : 'active', k.created ?? '', k.label ?? ''].map((v) =>
+        printable(String(v)),
+      ),
+    );
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   out(
     rows

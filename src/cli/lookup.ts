@@ -21,7 +21,9 @@ const OPTIONS = {
   data: DATA_OPTION,
 } as const;
 
-const EXIT_TEXT = '0 answered (including false), 2 bad input, 3 not found, 1 other error.\nErrors go to stderr.';
+const EXIT_TEXT =
+  '0 answered (including false), 2 bad input, 3 not found, 1 other error.\n' +
+  'Errors go to stderr; with --json their problem record goes to stdout as {"error": ...}.';
 
 interface Lookup {
   args: string[];
@@ -114,7 +116,9 @@ function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?:
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;
-    err(values.json ? JSON.stringify({ error: e.toProblem() }) : `geolookup: ${e.message}`);
+    // With --json the answer, an error's included, is for the program reading stdout (`| jq`).
+    if (values.json) out(JSON.stringify({ error: e.toProblem() }));
+    err(`geolookup: ${e.message}`);
     if (e instanceof ValidationError) return EXIT.badInput;
     if (e instanceof NotFoundError) return EXIT.notFound;
     return EXIT.error;

@@ -103,7 +103,8 @@ describe('CLI', () => {
     expect(JSON.parse(cli('country', '--json', '52.52', '13.405').stdout)).toEqual({ data: 'DEU' });
     const r = cli('--json', 'country', '0', '-30');
     expect(r.status).toBe(3);
-    expect(JSON.parse(r.stderr).error).toMatchObject({ status: 404, title: 'Not Found' });
+    expect(JSON.parse(r.stdout).error).toMatchObject({ status: 404, title: 'Not Found' });
+    expect(r.stderr).toMatch(/No country at 0,-30/);
   });
   it('distinguishes not found (3) from bad input (2), errors on stderr', () => {
     const nf = cli('country', '0', '-30');

@@ -251,6 +251,30 @@ describe('CLI keys (in-process)', () => {
     expect(cli('keys', 'revoke', 'ffffffffffff', '--keys', file).code).toBe(3);
   });
 
+  it('list escapes control characters in the table, so a label can neither forge a row nor send escapes', () => {
+    const file = join(dir, 'cli-labels.json');
+    const labels = [
+      'x\n604430f2aaab  pro   1000000      active',
+      'red \u001b[31mALERT\u001b[0m',
+      'tab\there, back\\slash, bidi \u202eevil',
+      'plain: café',
+    ];
+    for (const label of labels) cli('keys', 'create', '--keys', file, '--plan', 'free', '--label', label);
+    const rows = cli('keys', 'list', '--keys', file).out.split('\n');
+    expect(rows).toHaveLength(1 + labels.length);
+    for (const row of rows) expect(row).not.toMatch(/[\p{Cc}\u202e]/u);
+    // The label is the last column, after the creation time.
+    expect(rows.slice(1).map((r) => r.split(/Z {2}/)[1])).toEqual([
+      'x\\n604430f2aaab  pro   1000000      active',
+      'red \\u001b[31mALERT\\u001b[0m',
+      'tab\\there, back\\\\slash, bidi \\u202eevil',
+      'plain: café',
+    ]);
+    // --json keeps the labels as they are: JSON escapes them itself.
+    const json = JSON.parse(cli('keys', 'list', '--keys', file, '--json').out);
+    expect(json.map((k: { label: string }) => k.label)).toEqual(labels);
+  });
+
   it('bad usage exits 2; an unreadable keys file exits 1', () => {
     expect(cli('keys', 'create', '--keys', join(dir, 'x.json'), '--plan', 'gold').code).toBe(2);
     expect(cli('keys', 'create', '--plan', 'free').code).toBe(2);
