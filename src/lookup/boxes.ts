@@ -5,6 +5,7 @@
 
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError, type FieldErrors } from './errors.js';
+import { regionCodeError } from './validate.js';
 
 /** [minLongitude, minLatitude, maxLongitude, maxLatitude] in degrees (WGS 84). */
 export type BBox = [number, number, number, number];
@@ -113,7 +114,10 @@ export function boxQueries(ds: Dataset): BoxQueries {
       return { countries: [...countries].sort(), subdivisions: [...subdivisions].sort() };
     },
     boundingBox(code) {
-      if (typeof code !== 'string') throw new ValidationError('Invalid code.', { code: ['code must be a string'] });
+      // A malformed code ('FRA ', 'FR') is bad input, as for isInCountry / isInSubdivision; only a
+      // well-formed code the data holds nothing of is null.
+      const invalid = regionCodeError(code, ds.meta.codes, (a2) => ds.alpha2ToAlpha3.get(a2));
+      if (invalid !== null) throw invalid;
       const upper = code.toUpperCase();
       // A territory's code in its sovereign's list (US-PR) stands for the territory (PRI).
       const country = ds.aliasCountry.get(upper) ?? ds.countryByCode.get(upper);

@@ -22,7 +22,8 @@ const NothingHere = class NotFoundError {
     this.#lon = lon;
   }
   get message(): string {
-    return `No ${this.#layer} at ${this.#lat},${this.#lon}.`;
+    // As numbers: a valid string such as '5.' or '-0' would otherwise read "No country at 5.,-0.."
+    return `No ${this.#layer} at ${Number(this.#lat)},${Number(this.#lon)}.`;
   }
   set message(text: string) {
     ownValue(this, 'message', text);

@@ -36,7 +36,7 @@ function isArray(value: unknown): boolean {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (isArray(value)) return 'an array';
   const t = typeof value;
   if (t === 'string') {
@@ -171,4 +171,24 @@ export function subdivisionCodeProblem(code: unknown, style: CodeStyle): string 
   return ISO_3166_2.test(code)
     ? null
     : `subdivisionCode must be ISO 3166-2 (country alpha-2, hyphen, 1-3 letters or digits, such as "FR-IDF"), got ${describe(code)}`;
+}
+
+/** A code shaped `XX-…` names a subdivision (as geometryOf reads it); any other names a country. */
+const SUBDIVISION_SHAPE = /^[A-Za-z0-9]{2}-/;
+
+/**
+ * The ValidationError for a malformed code that may name a country or a subdivision (boundingBox),
+ * the one isInCountry / isInSubdivision give for it; null when its shape is right.
+ */
+export function regionCodeError(
+  code: unknown,
+  style: CodeStyle,
+  alpha2ToAlpha3?: (a2: string) => string | undefined,
+): ValidationError | null {
+  if (typeof code === 'string' && SUBDIVISION_SHAPE.test(code)) {
+    const problem = subdivisionCodeProblem(code, style);
+    return problem === null ? null : codeError('subdivisionCode', problem, 0, 0);
+  }
+  const problem = countryCodeProblem(code, style, alpha2ToAlpha3);
+  return problem === null ? null : codeError('countryCode', problem, 0, 0);
 }

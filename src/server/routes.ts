@@ -64,6 +64,14 @@ function invalid(extra: FieldErrors, lat: unknown, lon: unknown): ValidationErro
   return coordinateError(extra.latitude ? '0' : lat, extra.longitude ? '0' : lon, extra);
 }
 
+/**
+ * The pair's separator is the literal comma: `%2C` is a comma inside a value (RFC 3986 §2.2: encoding
+ * a reserved character changes the URI's meaning), decoded with the value after the split, while
+ * unreserved characters such as `%2E` decode as themselves (§2.3). docs/SERVER.md#routes.
+ */
+const ENCODED_COMMA = /%2c/i;
+const ENCODED_COMMA_NOTE = ' (an encoded comma, %2C, is part of a value, not the separator)';
+
 function pathPair(raw: string): [string | undefined, string | undefined] {
   const comma = raw.indexOf(',');
   if (comma === -1 || raw.indexOf(',', comma + 1) !== -1 || raw.indexOf('/') !== -1) {
@@ -71,7 +79,7 @@ function pathPair(raw: string): [string | undefined, string | undefined] {
       comma === -1
         ? raw === ''
           ? 'the coordinates are missing'
-          : 'the comma between latitude and longitude is missing'
+          : `the comma between latitude and longitude is missing${ENCODED_COMMA.test(raw) ? ENCODED_COMMA_NOTE : ''}`
         : raw.indexOf('/') !== -1
           ? 'the pair has extra path segments'
           : 'the pair has more than two parts';

@@ -43,6 +43,18 @@ describe('routes', () => {
     expect(r.headers.etag).toBe(etag);
   });
 
+  it('percent-decoding applies to each value after the pair is split on its literal comma', async () => {
+    for (const path of ['/geo/country/fromGps/48%2E8566,2%2e3522', '/geo/country/fromGps/%34%38.8566,%32.3522']) {
+      const r = await get(port, path);
+      expect([path, r.status, r.body]).toEqual([path, 200, 'FRA']);
+    }
+  });
+
+  it('a 404 names the point as numbers, whatever decimal form the path had', async () => {
+    const p = expectProblem(await get(port, '/geo/country/fromGps/5.,5.'), 404, T.notFound);
+    expect(p.detail).toBe('No country at 5,5.');
+  });
+
   it('the ETag is a quoted hash of the dataset, the same for every lookup', () => {
     expect(etag).toMatch(/^"gl1-[0-9a-f]{24}"$/);
   });
@@ -118,6 +130,16 @@ describe('routes', () => {
     ['space after the comma', '/geo/country/fromGps/48.85,%202.35', /longitude must not contain whitespace/i],
     ['missing comma', '/geo/country/fromGps/48.85', /comma between latitude and longitude is missing/i],
     ['encoded comma is not the separator', '/geo/country/fromGps/48.85%2C2.35', /comma .* is missing/i],
+    [
+      'encoded comma, said so',
+      '/geo/subdivision/fromGps/48.85%2c2.35',
+      /missing \(an encoded comma, %2C, is part of a value, not the separator\)/,
+    ],
+    [
+      'encoded comma inside a value',
+      '/geo/country/fromGps/48%2C85,2.35',
+      /latitude must be a decimal number.*"48,85"/i,
+    ],
     ['no coordinates', '/geo/subdivision/fromGps/', /coordinates are missing/i],
     ['three parts', '/geo/country/fromGps/1,2,3', /more than two parts/i],
     ['extra path segment', '/geo/country/fromGps/1,2/3', /extra path segments/i],

@@ -101,6 +101,11 @@ describe('no country', () => {
     expect(geo.isInCountry('UKR', lat, lon)).toBe(false);
     expect(geo.isInSubdivision('UA-43', lat, lon)).toBe(false);
   });
+  it('names the point as numbers, whatever decimal form the strings had', () => {
+    expect(thrown(() => geo.countryFromGps('5.', '5.')).message).toBe('No country at 5,5.');
+    expect(thrown(() => geo.subdivisionFromGps('-0.50', '.5')).message).toBe('No subdivision at -0.5,0.5.');
+    expect(thrown(() => geo.countryFromGps('-0', '0.0')).toProblem().detail).toBe('No country at 0,0.');
+  });
 });
 
 describe('subdivision codes', () => {
@@ -209,6 +214,20 @@ describe('batch forms and boxes', () => {
     expect(geo.boundingBox('FJI')).toEqual([-180, -19, 180, -16]);
     expect(geo.boundingBox('DEU')).toBeNull();
     expect(geo.boundingBox('XXX')).toBeNull();
+  });
+  it.each([
+    ['UKR ', 'isInCountry'],
+    [' UKR', 'isInCountry'],
+    ['UA', 'isInCountry'],
+    ['U-K', 'isInCountry'],
+    ['', 'isInCountry'],
+    ['UA-32 ', 'isInSubdivision'],
+    ['UA-3200', 'isInSubdivision'],
+  ] as const)('boundingBox(%j) is the ValidationError %s gives for that code', (code, membership) => {
+    const e = thrown(() => geo.boundingBox(code)) as ValidationError;
+    expect(e).toBeInstanceOf(ValidationError);
+    const same = thrown(() => geo[membership](code, 45, 31)) as ValidationError;
+    expect(e.toProblem()).toEqual(same.toProblem());
   });
 });
 

@@ -167,6 +167,7 @@ describe('countryCodeProblem', () => {
   it.each([
     [42, 'countryCode must be a string, got 42'],
     [null, 'countryCode must be a string, got null'],
+    [undefined, 'countryCode must be a string, got undefined'],
     [['FRA'], 'countryCode must be a string, got an array'],
   ])('refuses a non-string %j in both styles', (code, message) => {
     expect(countryCodeProblem(code, 'iso')).toBe(message);
