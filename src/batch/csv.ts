@@ -10,6 +10,9 @@ import { inRange } from '../lookup/validate.js';
 import {
   accepted,
   answerTable,
+  csvQuote,
+  MAX_RECORD_BYTES,
+  oversizeRow,
   decoder,
   encoder,
   MAX_CHARS,
@@ -29,60 +32,123 @@ const CR = 13;
 /** Where the row loop's coordinate parse leaves its value. */
 const num = new Float64Array(1);
 
+// The quoting rule, one for the reader, the header and the workers (RFC 4180, and for what it
+// forbids, Python's csv module: test/unit/csv-differential.test.ts holds them to it):
+// - a field is quoted only when its first byte is a quote; "" inside is one quote, and the
+//   quote that closes it may be followed by more bytes, kept literally up to the delimiter;
+// - a quote anywhere else is an ordinary byte (`TV 55" LG`), so it never joins lines;
+// - LF, CRLF and a lone CR end a record outside quotes; inside quotes they are data.
+
 /**
- * Index just past the last line feed that ends a record (outside quotes) in b,
- * which starts at a record boundary; 0 when b holds no complete record. A quote
- * anywhere toggles the quoted state, the same rule the row loop follows, so the
- * reader and the workers always agree where records end.
+ * The index of the byte that ends the field starting at `start`, scanning from `k` (past a
+ * parsed prefix; never past a quote that opens the field): a delimiter, LF or CR, or `len`
+ * at the end of input; `len + 1` when the input ends inside the field's quotes.
  */
-export function lastRecordEnd(b: Buffer): number {
-  if (b.indexOf(QUOTE) === -1) return b.lastIndexOf(LF) + 1;
-  let quoted = false;
-  let last = 0;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i];
-    if (c === QUOTE) quoted = !quoted;
-    else if (c === LF && !quoted) last = i + 1;
+export function fieldEnd(b: Uint8Array, start: number, k: number, len: number, D: number): number {
+  if (k === start && k < len && b[k] === QUOTE) {
+    for (k++; ; k += 2) {
+      while (k < len && b[k] !== QUOTE) k++;
+      if (k >= len) return len + 1;
+      if (k + 1 >= len || b[k + 1] !== QUOTE) break; // the closing quote
+    }
+    k++;
   }
+  while (k < len) {
+    const c = b[k];
+    if (c === D || c === LF || c === CR) return k;
+    k++;
+  }
+  return len;
+}
+
+/** Index just past the record terminator at b[k] (LF, CR or CRLF), given k < len. */
+function afterTerminator(b: Uint8Array, k: number, len: number): number {
+  return b[k] === CR && k + 1 < len && b[k + 1] === LF ? k + 2 : k + 1;
+}
+
+/**
+ * Index just past the first record end in b[from, len), which starts at a record boundary, or
+ * -1 when none is complete. A CR at the very end counts only at the end of input (`final`): an
+ * LF may follow in the next read.
+ */
+export function nextRecordEnd(b: Uint8Array, from: number, D: number, final = false, len = b.length): number {
+  let f = from;
+  for (;;) {
+    const k = fieldEnd(b, f, f, len, D);
+    if (k >= len) return final && k === len && len > from ? len : -1;
+    if (b[k] === D) f = k + 1;
+    else if (b[k] === CR && k + 1 === len && !final) return -1;
+    else return afterTerminator(b, k, len);
+  }
+}
+
+/** Index just past the last complete record of b (which starts at a record boundary), 0 when none. */
+export function lastRecordEnd(b: Uint8Array, D: number): number {
+  const len = b.length;
+  // Buffer's searches are memchr; a Uint8Array's are a loop ~20 instructions a byte (callgrind).
+  const buf = Buffer.from(b.buffer, b.byteOffset, len);
+  if (buf.indexOf(QUOTE) === -1) {
+    // No quotes: the last terminator, but not a CR that an LF may follow in the next read.
+    const lf = buf.lastIndexOf(LF);
+    const cr = len >= 2 ? buf.lastIndexOf(CR, len - 2) : -1;
+    return Math.max(lf, cr) + 1;
+  }
+  let last = 0;
+  for (let end = nextRecordEnd(b, 0, D); end > 0; end = nextRecordEnd(b, end, D)) last = end;
   return last;
 }
 
-/** Index just past the first record's line feed, or -1 when b holds no complete record. */
-export function firstRecordEnd(b: Uint8Array): number {
-  let quoted = false;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i];
-    if (c === QUOTE) quoted = !quoted;
-    else if (c === LF && !quoted) return i + 1;
-  }
-  return -1;
+/**
+ * The same rule byte by byte across reads, for a record too long to hold: `feed` returns the
+ * index in its chunk just past the record's end, or -1 when the record goes on.
+ */
+export function recordSkipper(D: number): (chunk: Uint8Array) => number {
+  // 0 at a field's start, 1 in an unquoted field, 2 inside quotes, 3 just after a quote inside quotes.
+  let state = 0;
+  return (chunk) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (state === 2) {
+        if (c === QUOTE) state = 3;
+      } else if (state === 3 && c === QUOTE) state = 2;
+      else if (c === LF || c === CR)
+        return i + 1; // an LF after this CR reads as a blank line: dropped
+      else if (c === D) state = 0;
+      else state = state === 0 && c === QUOTE ? 2 : 1;
+    }
+    return -1;
+  };
 }
 
-/** A field's text: RFC 4180 unquoting when it is wholly quoted, else as written. */
+/** A field's bytes [start, end) as text under the quoting rule above. */
 export function fieldText(b: Uint8Array, start: number, end: number): string {
-  const raw = decoder.decode(b.subarray(start, end));
-  if (raw.length >= 2 && raw.charCodeAt(0) === QUOTE && raw.charCodeAt(raw.length - 1) === QUOTE)
-    return raw.slice(1, -1).replace(/""/g, '"');
-  return raw;
+  if (end <= start || b[start] !== QUOTE) return decoder.decode(b.subarray(start, end));
+  const parts: Uint8Array[] = [];
+  let k = start + 1;
+  for (;;) {
+    let q = k;
+    while (q < end && b[q] !== QUOTE) q++;
+    parts.push(b.subarray(k, q));
+    if (q + 1 < end && b[q + 1] === QUOTE) {
+      parts.push(b.subarray(q, q + 1));
+      k = q + 2;
+    } else {
+      if (q + 1 < end) parts.push(b.subarray(q + 1, end)); // after the closing quote: as written
+      break;
+    }
+  }
+  return decoder.decode(Buffer.concat(parts));
 }
 
 /** The fields of one record [start, end) (line terminator excluded), unquoted. */
 export function splitRecord(b: Uint8Array, start: number, end: number, delimiter: number): string[] {
   const fields: string[] = [];
   let f = start;
-  let k = start;
   for (;;) {
-    while (k < end && b[k] !== delimiter) {
-      if (b[k] === QUOTE) {
-        k++;
-        while (k < end && b[k] !== QUOTE) k++;
-      }
-      k++;
-    }
-    if (k > end) k = end;
+    const k = Math.min(fieldEnd(b, f, f, end, delimiter), end);
     fields.push(fieldText(b, f, k));
     if (k >= end) return fields;
-    f = ++k;
+    f = k + 1;
   }
 }
 
@@ -110,9 +176,13 @@ export function csvCells(ds: Dataset, settings: RowSettings): CsvCells {
   };
 }
 
-/** Error texts quote the input they describe, so they are always written quoted. */
-export function csvQuote(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
+const UNCLOSED = 'The row ends inside a quoted field: a quote opened and never closed.';
+
+/** Writes a line terminator at dst[o] (room reserved); returns the index after it. */
+function endLine(dst: Uint8Array, o: number, crlf: boolean): number {
+  if (crlf) dst[o++] = CR;
+  dst[o++] = LF;
+  return o;
 }
 
 /** A quoted coordinate ("48.85") is parsed inside its quotes; anything odd gives NaN. */
@@ -164,7 +234,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     let lonFast = NaN;
     let cut = -1; // where the header's last field ends, when the row reaches it
     let k = p;
-    let end: number;
+    let open = false; // the input ends inside this row's last field's quotes
     for (;;) {
       // A coordinate field is parsed as it is scanned (its bytes are read once). The value
       // counts only if the field ends where the number does; anything else ("48.8 N", quotes,
@@ -175,44 +245,41 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
         parsedTo = k = scanDecimal(b, k, len, num, 0);
         value = num[0];
       }
-      while (k < len) {
-        const c = b[k];
-        if (c === D || c === LF) break;
-        if (c === QUOTE) {
-          k++;
-          while (k < len && b[k] !== QUOTE) k++;
-        }
-        k++;
+      k = fieldEnd(b, fieldStart, k, len, D);
+      if (k > len) {
+        open = true;
+        k = len;
       }
-      if (k > len) k = len; // an unterminated quote runs to the end of input
-      const eol = k === len || b[k] === LF;
-      let fieldEnd = k;
-      if (eol && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
-      if (fieldEnd !== parsedTo || fieldEnd - fieldStart > MAX_CHARS) value = NaN;
+      if (k !== parsedTo || k - fieldStart > MAX_CHARS) value = NaN;
       if (col === latCol) {
         latA = fieldStart;
-        latB = fieldEnd;
+        latB = k;
         latFast = value;
       }
       if (col === lonCol) {
         lonA = fieldStart;
-        lonB = fieldEnd;
+        lonB = k;
         lonFast = value;
       }
-      if (col === lastCol) cut = fieldEnd;
-      if (eol) {
-        end = k;
-        break;
-      }
+      if (col === lastCol) cut = k;
+      if (k === len || b[k] !== D) break;
       col++;
       fieldStart = ++k;
     }
-    p = end + 1;
-    let contentEnd = end;
-    if (contentEnd > rowStart && b[contentEnd - 1] === CR) contentEnd--;
+    const contentEnd = k;
+    p = k < len ? afterTerminator(b, k, len) : len;
     if (contentEnd === rowStart) continue; // an empty line is not a row
     rows++;
-    const crlfRow = end < len ? contentEnd < end : cells.eolIsCrlf;
+    if (contentEnd - rowStart > MAX_RECORD_BYTES) {
+      out.pos = o;
+      out.text(oversizeRow(settings));
+      if (p > contentEnd) out.put(b.subarray(contentEnd, p));
+      else out.text(settings.eol);
+      ({ bytes: dst, pos: o } = out);
+      dv = new DataView(dst.buffer);
+      errors++;
+      continue;
+    }
     const keep = cut < 0 ? contentEnd : cut;
     const pad = cut < 0 && col < lastCol ? lastCol - col : 0;
     if (o + (contentEnd - rowStart) + pad + longest > dst.length) {
@@ -224,11 +291,14 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
     let i = rowStart;
     for (; i + 4 <= keep; i += 4, o += 4) dv.setUint32(o, sv.getUint32(i));
     for (; i < keep; i++) dst[o++] = b[i];
+    // An unclosed quote is closed where its field ends, so the answer cells stay cells.
+    if (open && keep === contentEnd) dst[o++] = QUOTE;
     for (let f = 0; f < pad; f++) dst[o++] = D;
     let lat = latFast === latFast ? latFast : latA >= 0 ? cellNumber(b, latA, latB) : NaN;
     let lon = lonFast === lonFast ? lonFast : lonA >= 0 ? cellNumber(b, lonA, lonB) : NaN;
     let error: string | null = null;
-    if (!inRange(lat, lon)) {
+    if (open) error = UNCLOSED;
+    else if (!inRange(lat, lon)) {
       error = validatePair(
         latA < 0 ? undefined : fieldText(b, latA, latB),
         lonA < 0 ? undefined : fieldText(b, lonA, lonB),
@@ -243,9 +313,8 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const n = cellLength[key];
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
-      for (i = keep; i < contentEnd; i++) dst[o++] = b[i];
-      if (crlfRow) dst[o++] = CR;
-      dst[o++] = LF;
+      for (i = keep; i < p; i++) dst[o++] = b[i]; // extra fields and the row's own terminator
+      if (contentEnd === len) o = endLine(dst, o, cells.eolIsCrlf);
       if (hit[key]) found++;
       else notFound++;
     } else {
@@ -253,7 +322,9 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       out.put(cells.errorPrefix);
       out.text(csvQuote(error));
       if (keep < contentEnd) out.put(b.subarray(keep, contentEnd));
-      out.text(crlfRow ? '\r\n' : '\n');
+      if (open && keep < contentEnd) out.text('"');
+      out.put(b.subarray(contentEnd, p));
+      if (contentEnd === len) out.text(cells.eolIsCrlf ? '\r\n' : '\n');
       dst = out.bytes;
       dv = new DataView(dst.buffer);
       o = out.pos;

@@ -6,11 +6,11 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DataError, ValidationError } from '../lookup/errors.js';
 import { readWhole } from '../node/data-path.js';
+import type { Framing } from './framing.js';
+import { MAX_RECORD_BYTES } from './rows.js';
 
 /** Target job size: large enough that messaging costs nothing, small enough to keep every worker busy. */
 export const JOB_BYTES = 1 << 20;
-/** A record longer than this is almost surely an unbalanced quote swallowing the file. */
-const MAX_RECORD_BYTES = 64 << 20;
 /** The first read: it decides the format and holds the CSV header. */
 const HEAD_BYTES = 64 << 10;
 
@@ -20,6 +20,7 @@ export function readShared(path: string): SharedArrayBuffer {
   try {
     bytes = readWhole(path, (size) => new Uint8Array(new SharedArrayBuffer(size)));
   } catch (err) {
+    if (err instanceof DataError) throw err;
     throw new DataError(`${path}: cannot read dataset (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
       cause: err,
     });
@@ -103,21 +104,52 @@ export async function readHead(readInto: ReadInto): Promise<Buffer> {
   return Buffer.from(head.buffer, 0, headLength);
 }
 
+/** A record longer than MAX_RECORD_BYTES, skipped unread: it becomes one error row. */
+export interface Oversize {
+  oversize: true;
+}
+
+/**
+ * The first bytes of the input, read on until `complete(bytes, atEnd)` says they hold what the
+ * caller needs (the CSV header); a ValidationError past MAX_RECORD_BYTES.
+ */
+export async function readUntil(
+  readInto: ReadInto,
+  head: Uint8Array,
+  complete: (b: Uint8Array, atEnd: boolean) => boolean,
+): Promise<Uint8Array> {
+  let bytes = head;
+  for (;;) {
+    if (complete(bytes, false)) return bytes;
+    if (bytes.length > MAX_RECORD_BYTES)
+      throw new ValidationError(`The header runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
+    const grown = new Uint8Array(2 * bytes.length + JOB_BYTES);
+    grown.set(bytes);
+    let total = bytes.length;
+    for (let n = -1; n !== 0 && total < grown.length; total += n) n = await readInto(grown.subarray(total));
+    if (total === bytes.length) return bytes; // the end of input
+    bytes = grown.subarray(0, total);
+  }
+}
+
 /**
  * Splits the input into jobs of whole records. Bytes are read straight into a job buffer
  * (one the workers handed back when there is one, so no fresh pages per job); only the
- * partial record after the last boundary is copied, into the next job's buffer.
+ * partial record after the last boundary is copied, into the next job's buffer. A record
+ * over MAX_RECORD_BYTES is read past without being kept and yields an Oversize.
  */
 export async function* readJobs(
   readInto: ReadInto,
   first: Uint8Array,
-  recordEnd: (b: Buffer) => number,
+  framing: Framing,
   spare: ArrayBuffer[],
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array | Oversize> {
   let carry = first;
   for (;;) {
-    // Room for the carried bytes plus a job's worth (a record longer than a job grows the buffer).
-    const room = carry.length + JOB_BYTES;
+    // Room for the carried bytes plus a job's worth; a long record doubles it, so that holding
+    // it costs linear time (every pass scans the buffer from its start), up to just past the
+    // limit: a record whose end is not in sight then is over it (the workers check the others).
+    const room = Math.min(carry.length + Math.max(JOB_BYTES, carry.length), MAX_RECORD_BYTES + 3);
     let buffer = spare.pop();
     while (buffer !== undefined && buffer.byteLength < room) buffer = spare.pop();
     buffer ??= new ArrayBuffer(Math.max(room, JOB_BYTES + (JOB_BYTES >> 1)));
@@ -137,11 +169,31 @@ export async function* readJobs(
       if (total > 0) yield new Uint8Array(buffer, 0, total);
       return;
     }
-    const end = recordEnd(Buffer.from(buffer, 0, total));
-    if (end <= 0 && total > MAX_RECORD_BYTES)
-      throw new ValidationError(`A record runs over ${MAX_RECORD_BYTES >> 20} MiB (an unbalanced quote?).`, {});
-    const cut = Math.max(0, end);
+    const cut = framing.lastEnd(view.subarray(0, total));
+    if (cut === 0 && total > MAX_RECORD_BYTES + 2) {
+      yield { oversize: true };
+      const rest = await skipRecord(readInto, view.subarray(0, total), framing.skipper());
+      if (rest === null) return;
+      carry = rest;
+      continue;
+    }
     carry = view.slice(cut, total); // a copy: the buffer goes to a worker
     if (cut > 0) yield new Uint8Array(buffer, 0, cut);
+  }
+}
+
+/** Reads past the record that fills `held`; the bytes after it, null at the end of input. */
+async function skipRecord(
+  readInto: ReadInto,
+  held: Uint8Array,
+  skip: (chunk: Uint8Array) => number,
+): Promise<Uint8Array | null> {
+  let chunk = held;
+  for (;;) {
+    const end = skip(chunk);
+    if (end >= 0) return chunk.slice(end);
+    const n = await readInto(held.subarray(0, JOB_BYTES));
+    if (n === 0) return null;
+    chunk = held.subarray(0, n);
   }
 }

@@ -1,19 +1,22 @@
-// NDJSON rows: one JSON object per line, written back as its own bytes with the
-// answer members inserted before the closing brace, so member order, spacing and
-// number spelling are kept. A byte scanner checks the line against the JSON
-// grammar and picks the two coordinate members when they are plain numbers;
-// every other line (strings, exponents, escaped keys, invalid JSON) goes
+// NDJSON rows: one JSON object per line, written back as its own bytes with the answer
+// members inserted before the closing brace (top-level members of those names taken out
+// first), so member order, spacing and number spelling are kept. Every row's coordinates are
+// found in that row (rowCoordinates). A byte scanner handles the common row: valid JSON whose
+// coordinates are plain numbers under the names the rows before used; every other line goes
 // through JSON.parse, which also words the error.
 
 import type { Dataset } from '../format/dataset.js';
 import { locator } from '../lookup/locate.js';
 import { inRange } from '../lookup/validate.js';
+import { LAT_NAMES, LON_NAMES } from './columns.js';
 import {
   accepted,
   answerTable,
   decoder,
   encoder,
+  MAX_RECORD_BYTES,
   OutBuffer,
+  oversizeRow,
   scanDecimal,
   validatePair,
   type AnswerTable,
@@ -22,10 +25,16 @@ import {
 } from './rows.js';
 
 const LF = 10;
+const CR = 13;
 const OPEN = 123;
 const CLOSE = 125;
+const QUOTE = 34;
+const BACKSLASH = 92;
 /** RFC 8142 (GeoJSON text sequences) starts each record with this byte. */
 const RS = 0x1e;
+const MAX_DEPTH = 64;
+/** scanRow's bit for a row with a member the answers replace. */
+const REPLACED = 4;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -35,28 +44,52 @@ function isSpace(c: number): boolean {
 export interface NdjsonCells extends AnswerTable {
   /** The members for a bad row, before its "error" member. */
   nulls: string;
-  /** The coordinate member names as UTF-8, or null when the scanner must not be used. */
+  /** What a line over MAX_RECORD_BYTES becomes, without its line feed. */
+  oversize: string;
+  /**
+   * The member names the scanner reads, as UTF-8: the names given, else the default names the
+   * last row read by JSON.parse used (learned: files keep their names); null: no scanner.
+   */
   latKey: Uint8Array | null;
   lonKey: Uint8Array | null;
+  /**
+   * Names not given: the default names. A row with another member of one of these names in any
+   * case goes to JSON.parse, so the scanner's member is always the rule's pick.
+   */
+  latNames: NameSet | null;
+  lonNames: NameSet | null;
+}
+
+/** Names the scanner matches in any case: lower-case ASCII, and a bit per length (mod 32) to pass most keys at once. */
+export interface NameSet {
+  lengths: number;
+  names: Uint8Array[];
+}
+
+export function nameSet(names: readonly string[]): NameSet {
+  return { lengths: names.reduce((m, n) => m | (1 << n.length), 0), names: names.map((n) => encoder.encode(n)) };
 }
 
 export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
   const members = (c: string | null, s: string | null) =>
     (settings.country ? `,"country":${JSON.stringify(c)}` : '') +
     (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
-  // JSON.parse decides for a name an object inherits ("constructor": there even when the row
-  // lacks it), and for a name with U+FFFD or a surrogate: a key whose bytes are not valid UTF-8
-  // decodes to U+FFFD, so its bytes would not say whether it is that name.
-  // Nested paths go through JSON.parse (the scanner reads top-level members only).
-  const plain =
+  // A key whose bytes are not valid UTF-8 decodes to U+FFFD, so bytes cannot tell a name with
+  // U+FFFD (or a lone surrogate, encoded as U+FFFD) from another: JSON.parse decides. Member
+  // paths are read by JSON.parse too (the scanner reads top-level members only).
+  const scanner =
     settings.latPath === null &&
     settings.lonPath === null &&
-    [settings.latKey, settings.lonKey].every((k) => !(k in {}) && !/[\uD800-\uDFFF\uFFFD]/.test(k));
+    [settings.latKey, settings.lonKey].every((k) => !/[\uD800-\uDFFF\uFFFD]/.test(k));
+  const names = (given: string, defaults: readonly string[]) => (scanner && given === '' ? nameSet(defaults) : null);
   return {
     ...answerTable(ds, settings, members),
     nulls: members(null, null),
-    latKey: plain ? encoder.encode(settings.latKey) : null,
-    lonKey: plain ? encoder.encode(settings.lonKey) : null,
+    oversize: oversizeRow(settings),
+    latKey: scanner ? encoder.encode(settings.latKey || LAT_NAMES[0]) : null,
+    lonKey: scanner ? encoder.encode(settings.lonKey || LON_NAMES[0]) : null,
+    latNames: names(settings.latKey, LAT_NAMES),
+    lonNames: names(settings.lonKey, LON_NAMES),
   };
 }
 
@@ -78,8 +111,11 @@ export function atPath(row: unknown, path: readonly (string | number)[]): unknow
  */
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
-  const { latKey, lonKey, latPath, lonPath, subdivision: wantSub } = settings;
-  const { found: hit, start: cellStart, length: cellLength, view: cv, longest } = cells;
+  const { subdivision: wantSub } = settings;
+  const { found: hit, start: cellStart, length: cellLength, view: cv, longest, latNames, lonNames } = cells;
+  // The scanner's names, read again after each row JSON.parse reads (it may learn others).
+  let latKey = cells.latKey;
+  let lonKey = cells.lonKey;
   // Lines grow by their answer members: twice the input rarely needs regrowing.
   const out = new OutBuffer(2 * b.length + 1024);
   let dst = out.bytes;
@@ -97,71 +133,75 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
     if (end < 0) end = len;
     const start = p;
     p = end + 1;
+    if (end - start > MAX_RECORD_BYTES && oversized(out, o, b, start, end, cells)) {
+      ({ bytes: dst, pos: o } = out);
+      dv = new DataView(dst.buffer);
+      rows++;
+      errors++;
+      continue;
+    }
     let close = end - 1;
     while (close >= start && isSpace(b[close])) close--;
     if (close < start) continue; // blank line
-    // A GeoJSON text sequence's record separator stays in the output, out of the JSON.
-    let body = start;
-    while (body <= close && b[body] === RS) body++;
-    if (body > close) continue; // a separator alone
+    const body = recordStart(b, start, close);
+    if (body > close) continue; // separators alone
     rows++;
     // The coordinates stay in number-typed locals (a double kept in an `unknown` is boxed).
     let lat = NaN;
     let lon = NaN;
     let error: string | null = null;
-    const got = cells.latKey !== null ? scanRow(b, body, close + 1, cells.latKey, cells.lonKey!) : -1;
-    if (got >= 0) {
+    let cutCount = 0;
+    const got = latKey !== null ? scanRow(b, body, close + 1, latKey, lonKey!, latNames, lonNames) : -1;
+    if (got >= 0 && (got & 3) === 3) {
       lat = scanned[0];
       lon = scanned[1];
-      if (got !== 3 || !inRange(lat, lon)) {
-        error = validatePair(got & 1 ? lat : undefined, got & 2 ? lon : undefined);
+      if (!inRange(lat, lon)) {
+        error = validatePair(lat, lon);
         lat = accepted.lat;
         lon = accepted.lon;
       }
+      if (got & REPLACED) cutCount = answerCuts(b, body, close + 1, settings);
     } else {
       const text = decoder.decode(b.subarray(body, close + 1));
-      let row: unknown;
-      let problem: string | null = null;
-      try {
-        row = JSON.parse(text);
-        if (row === null || typeof row !== 'object' || Array.isArray(row)) problem = 'Row is not a JSON object.';
-      } catch (e) {
-        problem = `Row is not valid JSON: ${(e as Error).message}.`;
-      }
+      const problem = readRow(text, settings, cells);
+      latKey = cells.latKey;
+      lonKey = cells.lonKey;
       if (problem !== null) {
+        // The line kept as a string member of a new object, after its separators.
         out.pos = o;
+        out.put(b.subarray(start, body));
         out.text(`{"line":${JSON.stringify(text)}${cells.nulls},"error":${JSON.stringify(problem)}}\n`);
-        dst = out.bytes;
+        ({ bytes: dst, pos: o } = out);
         dv = new DataView(dst.buffer);
-        o = out.pos;
         errors++;
         continue;
       }
-      const a = latPath === null ? (row as Record<string, unknown>)[latKey] : atPath(row, latPath);
-      const n = lonPath === null ? (row as Record<string, unknown>)[lonKey] : atPath(row, lonPath);
-      if (typeof a === 'number' && typeof n === 'number' && inRange(a, n)) {
-        lat = a;
-        lon = n;
+      if (typeof read.lat === 'number' && typeof read.lon === 'number' && inRange(read.lat, read.lon)) {
+        lat = read.lat;
+        lon = read.lon;
       } else {
-        error = validatePair(a, n);
+        error = validatePair(read.lat, read.lon);
         lat = accepted.lat;
         lon = accepted.lon;
       }
+      if (read.replaces) cutCount = answerCuts(b, body, close + 1, settings);
     }
-    let open = close - 1;
-    while (open > start && isSpace(b[open])) open--;
-    // The first member written after "{" takes no comma.
-    const skip = b[open] === OPEN && b[close] === CLOSE ? 1 : 0;
     const tail = (end < len ? end + 1 : len) - close;
     if (o + (close - start) + longest + tail + 1 > dst.length) {
       out.pos = o;
       dst = out.reserve(close - start + longest + tail + 1);
       dv = new DataView(dst.buffer);
     }
-    // The row up to its closing brace, four bytes at a time.
+    // The row up to its closing brace, four bytes at a time (without the members the answers replace).
     let i = start;
-    for (; i + 4 <= close; i += 4, o += 4) dv.setUint32(o, sv.getUint32(i));
-    for (; i < close; i++) dst[o++] = b[i];
+    if (cutCount === 0) {
+      for (; i + 4 <= close; i += 4, o += 4) dv.setUint32(o, sv.getUint32(i));
+      for (; i < close; i++) dst[o++] = b[i];
+    } else o = copyCut(b, start, close, cutCount, dst, o);
+    // The first member written after "{" takes no comma.
+    let last = o - 1;
+    while (isSpace(dst[last])) last--;
+    const skip = dst[last] === OPEN ? 1 : 0;
     if (error === null) {
       const key = wantSub ? locate(lat, lon) : locateCountry(lat, lon) + 1;
       // Whole words: the padding written past the members is overwritten by what follows.
@@ -174,14 +214,10 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
     } else {
       out.pos = o;
       out.text(`${cells.nulls.slice(skip)},"error":${JSON.stringify(error)}`);
-      dst = out.bytes;
+      dst = out.reserve(tail + 1);
       dv = new DataView(dst.buffer);
       o = out.pos;
       errors++;
-      if (o + tail + 1 > dst.length) {
-        dst = out.reserve(tail + 1);
-        dv = new DataView(dst.buffer);
-      }
     }
     // The closing brace, what follows it and the line feed (added when the input ends without one).
     for (i = close; i < close + tail; i++) dst[o++] = b[i];
@@ -190,11 +226,212 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
   return { out: dst, length: o, rows, found, notFound, errors };
 }
 
-// ---- the scanner: RFC 8259 grammar at byte level ----
+const NEWLINE = Uint8Array.of(LF);
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const MAX_DEPTH = 64;
+/**
+ * Writes at `at` the error row a line over MAX_RECORD_BYTES becomes (its line feed, and a CR
+ * before it, not counted, and kept), or returns false for a line within the limit. The reader
+ * skips the longer lines it cannot hold; this catches those it could.
+ */
+function oversized(out: OutBuffer, at: number, b: Uint8Array, start: number, end: number, cells: NdjsonCells): boolean {
+  const content = b[end - 1] === CR ? end - 1 : end;
+  if (content - start <= MAX_RECORD_BYTES) return false;
+  out.pos = at;
+  out.text(cells.oversize);
+  out.put(end < b.length ? b.subarray(content, end + 1) : NEWLINE);
+  return true;
+}
+
+/**
+ * Where the record of a line starts: after the RFC 8142 record separators and UTF-8 byte order
+ * marks it opens with (kept in the output, out of the JSON), at most close + 1.
+ */
+function recordStart(b: Uint8Array, start: number, close: number): number {
+  let i = start;
+  for (;;) {
+    if (i <= close && b[i] === RS) i++;
+    else if (i + 2 <= close && b[i] === 0xef && b[i + 1] === 0xbb && b[i + 2] === 0xbf) i += 3;
+    else return i;
+  }
+}
+
+// ---- the slow path: JSON.parse and the rule ----
+
+/** Where readRow leaves what it read: the coordinate values (undefined: none) and whether answer members are there. */
+const read = { lat: undefined as unknown, lon: undefined as unknown, replaces: false };
+
+/** JSON.parse's reading of one line into `read`; the error for a line that is not a JSON object, else null. */
+function readRow(text: string, settings: RowSettings, cells: NdjsonCells): string | null {
+  let row: unknown;
+  try {
+    row = JSON.parse(text);
+  } catch (e) {
+    return `Row is not valid JSON: ${(e as Error).message}.`;
+  }
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return 'Row is not a JSON object.';
+  rowCoordinates(row as Record<string, unknown>, settings, cells);
+  read.replaces =
+    Object.hasOwn(row, 'error') ||
+    (settings.country && Object.hasOwn(row, 'country')) ||
+    (settings.subdivision && Object.hasOwn(row, 'subdivision'));
+  return null;
+}
+
+/**
+ * The rule (docs/BATCH.md), per row and per coordinate: the top-level member --lat names
+ * (exactly, else in any case; a dotted name the row has no member of spells a member path), or
+ * without --lat the first of LAT_NAMES the row has in any case (the first such member); the same
+ * for longitude. When that does not give both and neither name was given, a GeoJSON Point, or a
+ * Feature whose geometry is one, gives [longitude, latitude]. What is missing stays undefined.
+ */
+function rowCoordinates(row: Record<string, unknown>, settings: RowSettings, cells: NdjsonCells): void {
+  const keys = Object.keys(row);
+  const latName = memberName(keys, settings.latKey, LAT_NAMES);
+  const lonName = memberName(keys, settings.lonKey, LON_NAMES);
+  const { latPath, lonPath } = settings;
+  read.lat = latName !== null ? row[latName] : latPath !== null ? atPath(row, latPath) : undefined;
+  read.lon = lonName !== null ? row[lonName] : lonPath !== null ? atPath(row, lonPath) : undefined;
+  const named = settings.latKey !== '' || settings.lonKey !== '';
+  const point = !named && (read.lat === undefined || read.lon === undefined) ? pointCoordinates(row) : null;
+  if (point !== null) {
+    read.lat = point[1];
+    read.lon = point[0];
+  }
+  // The next rows most likely use the same names: the scanner looks for them.
+  if (settings.latKey === '' && latName !== null && cells.latKey !== null) cells.latKey = learn(cells.latKey, latName);
+  if (settings.lonKey === '' && lonName !== null && cells.lonKey !== null) cells.lonKey = learn(cells.lonKey, lonName);
+}
+
+/** The member a coordinate is read from: the name given, exactly, else in any case; no name, the first default present. */
+function memberName(keys: string[], given: string, defaults: readonly string[]): string | null {
+  if (given !== '') return keys.includes(given) ? given : anyCase(keys, given);
+  for (const name of defaults) {
+    const key = anyCase(keys, name);
+    if (key !== null) return key;
+  }
+  return null;
+}
+
+function anyCase(keys: string[], name: string): string | null {
+  const lower = name.toLowerCase();
+  return keys.find((k) => k.toLowerCase() === lower) ?? null;
+}
+
+/** A GeoJSON Point's coordinates: the row's, or its geometry's when the row is a Feature; null for anything else. */
+function pointCoordinates(row: object): unknown[] | null {
+  const geometry = atPath(row, ['type']) === 'Feature' ? atPath(row, ['geometry']) : row;
+  const coordinates = atPath(geometry, ['coordinates']);
+  return atPath(geometry, ['type']) === 'Point' && Array.isArray(coordinates) ? coordinates : null;
+}
+
+/** The scanner's bytes for `name`, a default name in some case: ASCII, as no other character lower-cases to its letters. */
+function learn(current: Uint8Array, name: string): Uint8Array {
+  if (current.length === name.length && current.every((c, k) => c === name.charCodeAt(k))) return current;
+  return encoder.encode(name);
+}
+
+// ---- members the answers replace ----
+
+/** Byte ranges of the current row that are left out: [cuts[2k], cuts[2k + 1]). */
+const cuts: number[] = [];
+
+/**
+ * The top-level members of the object b[start, end) (valid JSON) that the answer members
+ * replace ("country" and "subdivision" when written, "error" always; every copy, whatever the
+ * key's escapes), each with one separator so that what is left stays valid JSON: the comma
+ * before it, or for members before the first kept one, the comma after. Returns the count of
+ * ranges put in `cuts`, in order.
+ */
+function answerCuts(b: Uint8Array, start: number, end: number, settings: RowSettings): number {
+  let n = 0;
+  let i = skipSpace(b, skipSpace(b, start, end) + 1, end);
+  if (b[i] === CLOSE) return 0;
+  let kept = false;
+  let lead = -1; // the first of the members dropped before any is kept
+  let prevEnd = -1;
+  for (;;) {
+    const keyStart = i;
+    const keyStop = skipString(b, i, end);
+    const drop = replaced(b, keyStart, keyStop, settings);
+    i = skipSpace(b, skipSpace(b, keyStop, end) + 1, end);
+    i = skipValid(b, i, end);
+    if (!drop) {
+      if (lead >= 0) {
+        cuts[2 * n] = lead;
+        cuts[2 * n++ + 1] = keyStart;
+        lead = -1;
+      }
+      kept = true;
+    } else if (kept) {
+      cuts[2 * n] = prevEnd;
+      cuts[2 * n++ + 1] = i;
+    } else if (lead < 0) lead = keyStart;
+    prevEnd = i;
+    i = skipSpace(b, i, end);
+    if (b[i] === CLOSE) break;
+    i = skipSpace(b, i + 1, end);
+  }
+  if (lead >= 0) {
+    cuts[2 * n] = lead;
+    cuts[2 * n++ + 1] = prevEnd;
+  }
+  return n;
+}
+
+const COUNTRY = encoder.encode('country');
+const SUBDIVISION = encoder.encode('subdivision');
+const ERROR = encoder.encode('error');
+
+/** Whether the key b[keyStart, keyStop) (quotes included) names a member the answers replace. */
+function replaced(b: Uint8Array, keyStart: number, keyStop: number, settings: RowSettings): boolean {
+  const from = keyStart + 1;
+  const to = keyStop - 1;
+  if (b.subarray(from, to).includes(BACKSLASH)) {
+    const key = JSON.parse(decoder.decode(b.subarray(keyStart, keyStop)));
+    return (
+      key === 'error' || (settings.country && key === 'country') || (settings.subdivision && key === 'subdivision')
+    );
+  }
+  return (
+    sameBytes(b, from, to, ERROR) ||
+    (settings.country && sameBytes(b, from, to, COUNTRY)) ||
+    (settings.subdivision && sameBytes(b, from, to, SUBDIVISION))
+  );
+}
+
+/** Index after the value at b[i] of a line known to be valid JSON (any depth, no recursion). */
+function skipValid(b: Uint8Array, i: number, end: number): number {
+  const c = b[i];
+  if (c === QUOTE) return skipString(b, i, end);
+  if (c !== OPEN && c !== 91) {
+    // A number or literal ends where a separator, a closing bracket or white space starts.
+    while (i < end && !isSpace(b[i]) && b[i] !== 44 && b[i] !== CLOSE && b[i] !== 93) i++;
+    return i;
+  }
+  for (let depth = 0; ; ) {
+    const d = b[i];
+    if (d === QUOTE) {
+      i = skipString(b, i, end);
+      continue;
+    }
+    i++;
+    if (d === OPEN || d === 91) depth++;
+    else if ((d === CLOSE || d === 93) && --depth === 0) return i;
+  }
+}
+
+/** b[start, close) into dst at o without the `count` ranges in `cuts`; returns the new o. */
+function copyCut(b: Uint8Array, start: number, close: number, count: number, dst: Uint8Array, o: number): number {
+  let i = start;
+  for (let k = 0; k <= count; k++) {
+    const to = k < count ? cuts[2 * k] : close;
+    for (; i < to; i++) dst[o++] = b[i];
+    if (k < count) i = cuts[2 * k + 1];
+  }
+  return o;
+}
+
+// ---- the scanner: RFC 8259 grammar at byte level ----
 
 /** Where scanRow leaves the coordinates it found. */
 export const scanned = new Float64Array(2);
@@ -313,6 +550,25 @@ function sameBytes(b: Uint8Array, from: number, to: number, key: Uint8Array): bo
   return true;
 }
 
+/** Whether b[from, to) is one of `set`'s names in any case (the caller checked set.lengths). */
+function oneOf(b: Uint8Array, from: number, to: number, set: NameSet): boolean {
+  for (const name of set.names) {
+    if (to - from !== name.length) continue;
+    let k = 0;
+    while (k < name.length && (b[from + k] | 0x20) === name[k]) k++;
+    if (k === name.length) return true;
+  }
+  return false;
+}
+
+/** The lengths of the names answerName matches, a bit each. */
+const ANSWER_LENGTHS = (1 << 5) | (1 << 7) | (1 << 11);
+
+/** Whether b[from, to) names a member the answers may replace (which of them do is answerCuts' call). */
+function answerName(b: Uint8Array, from: number, to: number): boolean {
+  return sameBytes(b, from, to, ERROR) || sameBytes(b, from, to, COUNTRY) || sameBytes(b, from, to, SUBDIVISION);
+}
+
 /**
  * The number at b[i] when it is plain (-?int(.frac)?, exact by scanDecimal's rules: the double
  * JSON.parse gives, -0 as 0), into scanned[slot]; returns the index after it, or -1 for
@@ -328,12 +584,24 @@ function plainNumber(b: Uint8Array, i: number, end: number, slot: number): numbe
  * Checks that b[start, end) is one JSON object and picks its top-level members named
  * latKey and lonKey (the last of each, as JSON.parse keeps the last): returns -1 when the
  * line needs JSON.parse (not valid JSON, not an object, an escaped key, a coordinate that
- * is not a plain number), else bit 0 set when the latitude is in scanned[0] and bit 1 when
- * the longitude is in scanned[1] (unset: the object has no such member).
+ * is not a plain number, another member with one of latNames / lonNames in any case), else
+ * bit 0 set when the latitude is in scanned[0], bit 1 when the longitude is in scanned[1]
+ * (unset: the object has no such member) and bit 2 (REPLACED) when a member is named
+ * "country", "subdivision" or "error".
  */
-export function scanRow(b: Uint8Array, start: number, end: number, latKey: Uint8Array, lonKey: Uint8Array): number {
+export function scanRow(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  latKey: Uint8Array,
+  lonKey: Uint8Array,
+  latNames: NameSet | null = null,
+  lonNames: NameSet | null = null,
+): number {
   let i = skipSpace(b, start, end);
   if (i >= end || b[i] !== OPEN) return -1;
+  const latLengths = latNames === null ? 0 : latNames.lengths;
+  const lonLengths = lonNames === null ? 0 : lonNames.lengths;
   let found = 0;
   i = skipSpace(b, i + 1, end);
   if (i < end && b[i] === CLOSE) return skipSpace(b, i + 1, end) === end ? 0 : -1;
@@ -350,6 +618,14 @@ export function scanRow(b: Uint8Array, start: number, end: number, latKey: Uint8
     if (i >= end) return -1;
     const isLat = sameBytes(b, keyStart, keyEnd, latKey);
     const isLon = sameBytes(b, keyStart, keyEnd, lonKey);
+    // Most keys differ in length from every name looked for: one bit test each, no call.
+    const n = keyEnd - keyStart;
+    if (
+      (!isLat && ((latLengths >>> n) & 1) !== 0 && oneOf(b, keyStart, keyEnd, latNames!)) ||
+      (!isLon && ((lonLengths >>> n) & 1) !== 0 && oneOf(b, keyStart, keyEnd, lonNames!))
+    )
+      return -1;
+    if (((ANSWER_LENGTHS >>> n) & 1) !== 0 && answerName(b, keyStart, keyEnd)) found |= REPLACED;
     if (isLat || isLon) {
       i = plainNumber(b, i, end, isLat ? 0 : 1);
       if (i < 0) return -1;

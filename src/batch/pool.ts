@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../node/worker.js';
-import { firstRecordEnd } from './csv.js';
+import type { Framing } from './framing.js';
 import type { RowSettings } from './rows.js';
 import type { DatasetShare, RowSetup } from './worker.js';
 
@@ -21,12 +21,10 @@ function startWorker(): Worker {
  * else the first record alone, since with a worker on every core the warm-up would slow the
  * dataset check, which every row waits for, as much as it speeds the first jobs.
  */
-function warmSample(rows: Uint8Array, settings: RowSettings, workers: number, recordEnd: (b: Buffer) => number) {
-  if (workers < availableParallelism()) {
-    const sample = Buffer.from(rows.buffer, rows.byteOffset, Math.min(rows.length, WARM_BYTES));
-    return sample.subarray(0, recordEnd(sample));
-  }
-  return rows.subarray(0, settings.format === 'csv' ? Math.max(0, firstRecordEnd(rows)) : rows.indexOf(10) + 1);
+function warmSample(rows: Uint8Array, workers: number, framing: Framing) {
+  // Whole records within WARM_BYTES: a longer first record warms nothing (its row costs as much as the warm-up saves).
+  const sample = rows.subarray(0, Math.min(rows.length, WARM_BYTES));
+  return sample.subarray(0, workers < availableParallelism() ? framing.lastEnd(sample) : framing.firstEnd(sample));
 }
 
 export interface PoolSetup {
@@ -36,7 +34,7 @@ export interface PoolSetup {
   settings: RowSettings;
   /** The first job's rows, sampled for the warm-up. */
   rows: Uint8Array;
-  recordEnd: (b: Buffer) => number;
+  framing: Framing;
   /** Called when a worker fails or exits. */
   fail: (e: Error) => void;
 }
@@ -49,7 +47,7 @@ export interface PoolSetup {
  * (output discarded; see worker.ts); rows go out only once the check passed.
  */
 export function startPool(pool: Worker[], setup: PoolSetup): void {
-  const warm = warmSample(setup.rows, setup.settings, setup.workers, setup.recordEnd);
+  const warm = warmSample(setup.rows, setup.workers, setup.framing);
   for (let i = 0; i < setup.workers; i++) {
     const worker = startWorker();
     worker.on('error', setup.fail);

@@ -19,13 +19,10 @@ export interface RowSettings {
   /** CSV: 0-based columns of latitude and longitude. */
   latColumn: number;
   lonColumn: number;
-  /** NDJSON: keys of latitude and longitude. */
+  /** NDJSON: --lat / --lon as given; '' when not given (the default names are found per row). */
   latKey: string;
   lonKey: string;
-  /**
-   * NDJSON: member paths when the coordinates are nested (a GeoJSON Point feature's
-   * geometry.coordinates[1] and [0], or --lat a.b); null for top-level keys.
-   */
+  /** NDJSON: the member path a dotted --lat / --lon spells; null otherwise. */
   latPath: (string | number)[] | null;
   lonPath: (string | number)[] | null;
   country: boolean;
@@ -46,6 +43,39 @@ export interface ChunkResult extends ChunkStats {
   /** Output bytes: out.subarray(0, length) of a buffer the caller may transfer. */
   out: Uint8Array;
   length: number;
+}
+
+/**
+ * The longest record (its bytes without the terminator): a longer one is an error row with no
+ * data cells, not read. Far past any real row, and a bound on memory when an unbalanced quote
+ * swallows the file. The reader skips a record it sees run past this; the processors check the rest.
+ */
+export const MAX_RECORD_BYTES = 64 << 20;
+export const OVERSIZE = `The record is over the ${MAX_RECORD_BYTES >> 20} MiB limit (${MAX_RECORD_BYTES} bytes); it was not read.`;
+
+/** Error texts quote the input they describe, so they are always written quoted. */
+export function csvQuote(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The row an over-long record becomes, terminator excluded: CSV, the header's width of empty
+ * fields, empty answer cells and the error; NDJSON, the answer members as null and the error.
+ */
+export function oversizeRow(settings: RowSettings): string {
+  if (settings.format === 'ndjson') {
+    const members = [
+      ...(settings.country ? ['"country":null'] : []),
+      ...(settings.subdivision ? ['"subdivision":null'] : []),
+      `"error":${JSON.stringify(OVERSIZE)}`,
+    ];
+    return `{${members.join(',')}}`;
+  }
+  const answers = (settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0);
+  return (
+    String.fromCharCode(settings.delimiter).repeat(Math.max(0, settings.headerFields - 1) + answers + 1) +
+    csvQuote(OVERSIZE)
+  );
 }
 
 export const encoder = new TextEncoder();

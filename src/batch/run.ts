@@ -13,12 +13,12 @@ import type { Worker } from 'node:worker_threads';
 import { readDataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
 import { checkFor, resolveDataPath } from '../node/data-path.js';
-import { resolveColumns } from './columns.js';
-import { lastRecordEnd } from './csv.js';
+import { type Columns, csvHeaderRead, resolveColumns } from './columns.js';
 import { delimiterByte, formatFromName, sniffFormat } from './format.js';
-import { openInput, readHead, readJobs, readShared } from './input.js';
+import { framingFor } from './framing.js';
+import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
-import type { BatchField, BatchFormat, ChunkStats } from './rows.js';
+import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow } from './rows.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';
 
 export type { BatchField } from './rows.js';
@@ -52,6 +52,8 @@ export interface BatchOptions {
   /** Dataset file. Default: the embedded world dataset. */
   data?: string;
   progress?: Progress;
+  /** Aborting it stops reading: the rows already read are written, and the summary says `interrupted`. */
+  signal?: AbortSignal;
   stdin?: Readable;
   stdout?: Writable;
 }
@@ -69,6 +71,8 @@ export interface BatchSummary extends ChunkStats {
   workers: number;
   /** Peak resident memory of the whole process (all threads), MB. */
   peakRssMB: number;
+  /** The signal stopped the run before the end of the input: the counts are of the rows written. */
+  interrupted: boolean;
 }
 
 interface Opened {
@@ -99,8 +103,6 @@ function workerCount(workers: number | undefined): number {
   return n;
 }
 
-const lastLineEnd = (b: Buffer) => b.lastIndexOf(10) + 1;
-
 async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSummary> {
   const t0 = performance.now();
   const workers = workerCount(opts.workers);
@@ -111,25 +113,39 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const head = await readHead(input.readInto);
   const format = opts.format ?? formatFromName(input.name) ?? sniffFormat(head);
   const spareInputs: ArrayBuffer[] = [];
-  const recordEnd = format === 'csv' ? lastRecordEnd : lastLineEnd;
-  const jobs = readJobs(input.readInto, head, recordEnd, spareInputs);
+  const columnOptions = {
+    lat: opts.lat,
+    lon: opts.lon,
+    delimiter: opts.delimiter,
+    fields: opts.fields ?? ['country', 'subdivision'],
+  };
+  // CSV: the header is read whole first (it names the columns and the delimiter, which the
+  // quoting rule needs to find where records end); the rows start right after it.
+  let columns: Columns | null = null;
+  let rest: Uint8Array = head;
+  if (format === 'csv') {
+    const first = await readUntil(input.readInto, head, csvHeaderRead(opts.delimiter, delimiter));
+    columns = resolveColumns(first.length > 0 ? first : null, format, delimiter, columnOptions);
+    rest = first.subarray(columns.headerBytes);
+  }
+  const framing = framingFor(format, columns?.settings.delimiter ?? delimiter);
+  const jobs = readJobs(input.readInto, rest, framing, spareInputs);
   const firstJob = await jobs.next();
-  const fields = opts.fields ?? ['country', 'subdivision'];
-  const { settings, header, rows, headerBytes } = resolveColumns(
-    firstJob.done ? null : firstJob.value,
-    format,
-    delimiter,
-    {
-      lat: opts.lat,
-      lon: opts.lon,
-      delimiter: opts.delimiter,
-      fields,
-    },
-  );
+  const rows = firstJob.done ? null : firstJob.value;
+  columns ??= resolveColumns(rows instanceof Uint8Array ? rows : null, format, delimiter, columnOptions);
+  const { settings, header, headerBytes } = columns;
 
   const events = createEvents();
   if (rows)
-    startPool(opened.pool, { workers, dataset: shared, dataPath, settings, rows, recordEnd, fail: events.fail });
+    startPool(opened.pool, {
+      workers,
+      dataset: shared,
+      dataPath,
+      settings,
+      rows: rows instanceof Uint8Array ? rows : new Uint8Array(0),
+      framing,
+      fail: events.fail,
+    });
   const bytes = new Uint8Array(shared);
   readDataset(bytes, dataPath, checkFor(dataPath, bytes)); // DataError on a damaged file, before any row goes out
 
@@ -150,6 +166,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
         events,
         first: rows,
         jobs,
+        signal: opts.signal,
+        oversize: Buffer.from(oversizeRow(settings) + settings.eol),
         spareInputs,
         onWritten: (done) => {
           stats.rows += done.rows;
@@ -167,10 +185,16 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     stopWatching();
     progress?.stop();
   }
-  return summarize(stats, t0, firstJobAt, workers);
+  return summarize(stats, t0, firstJobAt, workers, opts.signal?.aborted === true);
 }
 
-function summarize(stats: ChunkStats, t0: number, firstJobAt: number, workers: number): BatchSummary {
+function summarize(
+  stats: ChunkStats,
+  t0: number,
+  firstJobAt: number,
+  workers: number,
+  interrupted: boolean,
+): BatchSummary {
   const end = performance.now();
   const seconds = (end - t0) / 1000;
   const startupSeconds = ((firstJobAt || end) - t0) / 1000;
@@ -182,6 +206,7 @@ function summarize(stats: ChunkStats, t0: number, firstJobAt: number, workers: n
     rowsPerSecondAfterStartup: seconds > startupSeconds ? stats.rows / (seconds - startupSeconds) : 0,
     workers,
     peakRssMB: peakRssKB() / 1024,
+    interrupted,
   };
 }
 

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { DataError } from '../lookup/errors.js';
+import type { Oversize } from './input.js';
 import type { InitFailed, Job, JobDone, Recycle } from './worker.js';
 
 const JOBS_PER_WORKER = 2;
@@ -63,8 +64,12 @@ export interface JobRun {
   output: Writable;
   events: Events;
   /** The first job, already read (the CSV header taken off). */
-  first: Uint8Array;
-  jobs: AsyncGenerator<Uint8Array>;
+  first: Uint8Array | Oversize;
+  jobs: AsyncGenerator<Uint8Array | Oversize>;
+  /** Once aborted, no further job is read or sent; those in flight are still written. */
+  signal?: AbortSignal;
+  /** The row, terminator included, that a record over the size limit becomes. */
+  oversize: Uint8Array;
   /** Input buffers handed back, for readJobs to fill again. */
   spareInputs: ArrayBuffer[];
   /** Called for each job once its output is handed to the stream, in input order. */
@@ -78,12 +83,19 @@ export async function runJobs(run: JobRun): Promise<number> {
   const ready = new Map<number, JobDone>();
   let nextOut = 0;
   let inFlight = 0;
+  // Records over the size limit are never sent: their error row waits here for its turn.
+  const skipped = new Set<number>();
   const onDone = (w: number, done: JobDone) => {
-    load[w]--;
+    if (w >= 0) load[w]--;
     ready.set(done.seq, done);
     for (let r = ready.get(nextOut); r !== undefined; r = ready.get(nextOut)) {
       ready.delete(nextOut++);
       inFlight--;
+      if (skipped.delete(r.seq)) {
+        output.write(r.out);
+        run.onWritten(r);
+        continue;
+      }
       const worker = pool[w];
       const outBuffer = r.out.buffer as ArrayBuffer;
       // Once written, the output buffer goes back for reuse (to the worker that just reported:
@@ -104,7 +116,16 @@ export async function runJobs(run: JobRun): Promise<number> {
       else onDone(i, m);
     });
   });
-  const send = (bytes: Uint8Array, seq: number) => {
+  const send = (job: Uint8Array | Oversize, seq: number) => {
+    if (!(job instanceof Uint8Array)) {
+      inFlight++;
+      skipped.add(seq);
+      const out = run.oversize;
+      const empty = new Uint8Array(0);
+      onDone(-1, { seq, out, length: out.length, input: empty, rows: 1, found: 0, notFound: 0, errors: 1 });
+      return;
+    }
+    const bytes = job;
     let w = 0;
     for (let i = 1; i < pool.length; i++) if (load[i] < load[w]) w = i;
     load[w]++;
@@ -115,9 +136,20 @@ export async function runJobs(run: JobRun): Promise<number> {
   let seq = 0;
   const firstJobAt = performance.now();
   send(run.first, seq++);
-  for (let job = await run.jobs.next(); !job.done; job = await run.jobs.next()) {
-    while (events.failure === null && busy()) await events.turn();
+  // An abort must not wait for input that may never come (a terminal on stdin): it wins the race.
+  const { signal } = run;
+  const stopped = new Promise<null>((resolve) => {
+    if (signal?.aborted) resolve(null);
+    signal?.addEventListener('abort', () => {
+      resolve(null);
+      events.signal();
+    });
+  });
+  const next = () => (signal ? Promise.race([run.jobs.next(), stopped]) : run.jobs.next());
+  for (let job = await next(); job !== null && !job.done; job = await next()) {
+    while (events.failure === null && busy() && !signal?.aborted) await events.turn();
     if (events.failure) throw events.failure;
+    if (signal?.aborted) break;
     send(job.value, seq++);
   }
   while (events.failure === null && inFlight > 0) await events.turn();

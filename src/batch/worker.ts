@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { readDataset, type Dataset } from '../format/dataset.js';
 import { csvCells, processCsv } from './csv.js';
+import { type Framing, framingFor } from './framing.js';
 import { ndjsonCells, processNdjson } from './ndjson.js';
 import { spareBuffers, type ChunkResult, type RowSettings } from './rows.js';
 
@@ -52,6 +53,7 @@ export interface InitFailed {
 
 let ds: Dataset | null = null;
 let run: ((b: Uint8Array) => ChunkResult) | null = null;
+let framing: Framing;
 
 function failed(e: unknown): void {
   const report: InitFailed = { seq: -1, error: { name: (e as Error).name, message: (e as Error).message } };
@@ -59,6 +61,7 @@ function failed(e: unknown): void {
 }
 
 function setUp(settings: RowSettings, data: Dataset): void {
+  framing = framingFor(settings.format, settings.delimiter);
   if (settings.format === 'csv') {
     const cells = csvCells(data, settings);
     run = (b) => processCsv(data, settings, cells, b);
@@ -92,16 +95,18 @@ function warmUp(sample: Uint8Array): void {
   try {
     // One line first, so the code after the row loop has run (and has type feedback) before
     // V8 compiles the loop on-stack; optimised code without that feedback is dropped at every loop exit.
-    const first = sample.indexOf(10) + 1;
+    const first = framing.firstEnd(sample);
     if (first > 0) keepSpare(run(sample.subarray(0, first)).out.buffer as ArrayBuffer);
     if (first <= 0 || first === sample.length) return;
     const step = Math.ceil(sample.length / 8);
     for (let round = 0; round < 4; round++) {
       for (let at = 0; at < sample.length; ) {
-        // Whole lines only: cut after a line feed (a quoted field spanning it is rare and harmless here).
-        let end = Math.min(sample.length, at + step);
-        const lf = sample.lastIndexOf(10, end - 1);
-        if (end < sample.length && lf >= at) end = lf + 1;
+        // Whole records only, as the reader cuts them (a record longer than a step is one slice).
+        let end = at + framing.lastEnd(sample.subarray(at, Math.min(sample.length, at + step)));
+        if (end === at) {
+          const whole = framing.firstEnd(sample.subarray(at));
+          end = whole > 0 ? at + whole : sample.length;
+        }
         keepSpare(run(sample.subarray(at, end)).out.buffer as ArrayBuffer);
         at = end;
       }

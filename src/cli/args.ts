@@ -4,7 +4,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-export const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3 } as const;
+export const EXIT = { ok: 0, error: 1, badInput: 2, notFound: 3, interrupted: 130 } as const;
 
 /** Where a command prints a line (console.log / console.error in the bin, arrays in tests). */
 export type Print = (s: string) => void;

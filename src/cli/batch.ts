@@ -69,7 +69,9 @@ const BATCH = defineCommand({
     'ValidationError text in error. Blank lines are dropped. A summary goes to stderr, and a',
     'progress bar when stderr is a terminal.',
   ].join('\n'),
-  exit: '0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error.',
+  exit:
+    '0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error,\n' +
+    '130 interrupted (SIGINT: the rows in flight are written first, then how many on stderr).',
 });
 
 type BatchValues = Parsed<typeof BATCH.options>['values'];
@@ -131,11 +133,14 @@ function progressBar(stream: Writable): Progress {
   };
 }
 
+/** "1 row", "2 rows", digits grouped. */
+const count = (n: number, noun: string) => `${groupDigits(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The line on stderr at the end of a run. */
 export function summaryLine(s: BatchSummary): string {
   const n = groupDigits;
   return (
-    `geolookup batch: ${n(s.rows)} rows, ${n(s.found)} found, ${n(s.notFound)} not found, ${n(s.errors)} errors; ` +
+    `geolookup batch: ${count(s.rows, 'row')}, ${n(s.found)} found, ${n(s.notFound)} not found, ${count(s.errors, 'error')}; ` +
     `${s.seconds.toFixed(2)} s, ${n(s.rowsPerSecond)} rows/s, ${s.workers} worker${s.workers === 1 ? '' : 's'}, ` +
     `peak RSS ${s.peakRssMB.toFixed(0)} MB; ` +
     `${n(s.rowsPerSecondAfterStartup)} rows/s after ${s.startupSeconds.toFixed(2)} s of start-up`
@@ -147,9 +152,29 @@ export function runBatch(argv: string[], out: Print, err: Print): number {
   return runCommand(BATCH, argv, out, err, ({ values, positionals }) => {
     const opts = batchOptions(values, positionals);
     if (!values['no-progress'] && process.stderr.isTTY === true) opts.progress = progressBar(process.stderr);
+    // The first Ctrl-C stops reading and lets the rows in flight be written; a second one quits at once.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      interrupt.abort();
+      process.once('SIGINT', () => process.exit(EXIT.interrupted));
+    };
+    process.once('SIGINT', onSigint);
+    opts.signal = interrupt.signal;
     batch(opts).then(
-      (summary) => err(summaryLine(summary)),
+      (summary) => {
+        process.off('SIGINT', onSigint);
+        err(summaryLine(summary));
+        if (summary.interrupted) {
+          err(
+            `geolookup batch: interrupted by SIGINT: ${count(summary.rows, 'row')} written, in input order; ` +
+              'the rest of the input was not read.',
+          );
+          // The output is flushed (batch() waited for it); a read of stdin still pending must not hold the exit.
+          process.exit(EXIT.interrupted);
+        }
+      },
       (e: unknown) => {
+        process.off('SIGINT', onSigint);
         const message = e instanceof Error ? e.message : String(e);
         err(`geolookup batch: ${message}`);
         process.exitCode = e instanceof ValidationError ? EXIT.badInput : EXIT.error;

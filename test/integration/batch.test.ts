@@ -52,7 +52,7 @@ function cli(args: string[], opts: { input?: string | Buffer; nodeArgs?: string[
 
 function summary(stderr: string) {
   const m =
-    /([\d,]+) rows, ([\d,]+) found, ([\d,]+) not found, ([\d,]+) errors; ([\d.]+) s, ([\d,]+) rows\/s, \d+ workers?, peak RSS (\d+) MB; ([\d,]+) rows\/s after ([\d.]+) s of start-up/.exec(
+    /([\d,]+) rows?, ([\d,]+) found, ([\d,]+) not found, ([\d,]+) errors?; ([\d.]+) s, ([\d,]+) rows\/s, \d+ workers?, peak RSS (\d+) MB; ([\d,]+) rows\/s after ([\d.]+) s of start-up/.exec(
       stderr,
     );
   if (!m) throw new Error(`no summary line in: ${stderr}`);
@@ -497,5 +497,129 @@ describe('geolookup batch (built CLI)', () => {
     const large = await run(write(4_000_000), 4_000_000);
     expect(large - small, `peak RSS ${small} MB for 500k rows, ${large} MB for 4M`).toBeLessThan(80);
     expect(large, 'dataset once (shared) plus three V8 isolates and a few jobs').toBeLessThan(400);
+  });
+});
+
+describe('geolookup batch: records as real files hold them', () => {
+  /** The rows of an output, each with its own coordinates' answer: checkCsv against the input rows. */
+  const rowsOf = (specs: [string, string, string][]) =>
+    specs.map(([id, item, point]) => {
+      const [lat, lon] = point.split(',');
+      return { raw: `${id},${item},${lat},${lon}`, lat, lon };
+    });
+
+  it('an inch mark (55") inside an unquoted field stays in its row: every row gets its own answer', () => {
+    const rows = rowsOf([
+      ['1', 'TV 55" LG', '48.8566,2.3522'],
+      ['2', 'cable 3"', '52.52,13.405'],
+      ['3', 'plain', '-33.8688,151.2093'],
+      ['4', 'TV 40" LG', '35.6762,139.6503'],
+      ['5', '"quoted, fine"', '40.7128,-74.006'],
+    ]);
+    const file = join(dir, 'inches.csv');
+    const text = writeCsv(file, rows, { header: 'id,item,lat,lon' });
+    for (const run of [cli([file, '--workers', '2']), cli(['-', '--workers', '1'], { input: text })]) {
+      expect(run.status, run.stderr).toBe(0);
+      const counts = checkCsv(run.stdout, rows, ['country', 'subdivision'], 'id,item,lat,lon');
+      expect(summary(run.stderr)).toMatchObject({ rows: 5, ...counts });
+      expect(counts.found).toBe(5);
+    }
+  });
+
+  it('a header and first row over 1.1 MB (a WKT column) lose no row, from a file and from stdin', () => {
+    const wkt = `"POLYGON((${Array.from({ length: 80_000 }, (_, i) => `${i % 180}.123 ${i % 90}.456`).join(', ')}))"`;
+    expect(wkt.length).toBeGreaterThan(1_100_000);
+    const rows = makeRows(2_000, 31);
+    rows[0] = { raw: `0,wkt,-1.2921,36.8219,${wkt}`, lat: '-1.2921', lon: '36.8219' };
+    const file = join(dir, 'wkt.csv');
+    const text = writeCsv(file, rows);
+    for (const run of [cli([file, '--workers', '2']), cli(['-', '--workers', '2'], { input: text })]) {
+      expect(run.status, run.stderr).toBe(0);
+      const counts = checkCsv(run.stdout, rows);
+      expect(summary(run.stderr)).toMatchObject({ rows: 2_000, ...counts });
+    }
+  });
+
+  it('rows of 16 MiB work first, in the middle and last; a record over 64 MiB is one error row', () => {
+    const big = (n: number) => quote(`${'a,b\n"c"'.repeat(n / 8)}`);
+    const rows = makeRows(3_000, 32);
+    for (const at of [0, 1_500, 2_999])
+      rows[at] = { raw: `${at},big,51.5072,-0.1276,${big(16 << 20)}`, lat: '51.5072', lon: '-0.1276' };
+    const file = join(dir, 'big-rows.csv');
+    writeCsv(file, rows);
+    const run = cli([file, '--workers', '2']);
+    expect(run.status, run.stderr).toBe(0);
+    const counts = checkCsv(run.stdout, rows);
+    expect(summary(run.stderr)).toMatchObject({ rows: 3_000, ...counts });
+
+    // Over the limit, in the middle and at the end (an unclosed quote runs to the end of input):
+    // each becomes one row of empty cells and the error; the rows around it are answered.
+    const over = join(dir, 'over.csv');
+    const head = 'id,name,latitude,longitude\n1,a,48.8566,2.3522\n';
+    const tail = '3,c,35.6762,139.6503\n';
+    writeFileSync(over, `${head}2,${big(65 << 20)},1,2\n${tail}4,"never closed,${'x'.repeat(65 << 20)}`);
+    const out = cli([over, '--workers', '2']);
+    expect(out.status, out.stderr).toBe(0);
+    const lines = out.stdout.split('\n');
+    const limit = 'The record is over the 64 MiB limit (67108864 bytes); it was not read.';
+    expect(lines).toEqual([
+      'id,name,latitude,longitude,country,subdivision,error',
+      '1,a,48.8566,2.3522,FRA,FR-75C,',
+      `,,,,,,"${limit}"`,
+      '3,c,35.6762,139.6503,JPN,JP-13,',
+      `,,,,,,"${limit}"`,
+      '',
+    ]);
+    expect(summary(out.stderr)).toMatchObject({ rows: 4, found: 2, errors: 2 });
+  });
+
+  it('a quote left open at the end of input: its row is an error row, the quote closed so cells stay cells', () => {
+    const run = cli(['-'], { input: 'id,name,lat,lon\n1,"open,48.8566,2.3522\n' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readCsv(run.stdout)).toEqual([
+      ['id', 'name', 'lat', 'lon', 'country', 'subdivision', 'error'],
+      [
+        '1',
+        'open,48.8566,2.3522\n',
+        '',
+        '',
+        '',
+        '',
+        'The row ends inside a quoted field: a quote opened and never closed.',
+      ],
+    ]);
+    expect(summary(run.stderr)).toMatchObject({ rows: 1, errors: 1 });
+    expect(run.stderr).toMatch(/ 1 row, 0 found, 0 not found, 1 error;/);
+  });
+
+  it('SIGINT: the rows read are written, in order and whole, stderr says how many, exit 130', async () => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'batch', '-', '--workers', '2'], { cwd: dir });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on('data', (b) => (err += b));
+    child.stdin.on('error', () => {}); // the input not yet read when it exits: EPIPE is expected
+    const rows = makeRows(400_000, 33);
+    // stdin stays open, so the signal comes while rows are in flight or awaited.
+    child.stdin.write(`id,name,latitude,longitude\n${rows.map((row) => `${row.raw}\n`).join('')}`);
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (outBytes > 1 << 20) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, err).toBe(130);
+    const written = summary(err).rows;
+    expect(err).toContain(`interrupted by SIGINT: ${written.toLocaleString('en-US')} rows written, in input order`);
+    expect(written).toBeGreaterThan(0);
+    checkCsv(Buffer.concat(out).toString(), rows.slice(0, written));
   });
 });

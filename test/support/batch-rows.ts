@@ -5,12 +5,17 @@ import { expect } from 'vitest';
 import { tryCountryFromGps, trySubdivisionFromGps, ValidationError } from '../../src/index.js';
 import { cityPoints, prng, spherePoints } from './sample-points.js';
 
-/** An RFC 4180 reader written for the test, character by character, sharing nothing with src/. */
+/**
+ * An RFC 4180 reader written for the test, character by character, sharing nothing with src/:
+ * a quote opens quoting only as a field's first character (elsewhere it is plain, as in Python's
+ * csv module), and LF, CRLF or a lone CR end a record.
+ */
 export function readCsv(text: string, delimiter = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  let fieldStart = true;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
@@ -19,17 +24,22 @@ export function readCsv(text: string, delimiter = ','): string[][] {
         i++;
       } else if (c === '"') quoted = false;
       else field += c;
-    } else if (c === '"') quoted = true;
+    } else if (c === '"' && fieldStart) quoted = true;
     else if (c === delimiter) {
       row.push(field);
       field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') continue;
-    else if (c === '\n') {
+      fieldStart = true;
+      continue;
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
       row = [];
       field = '';
+      fieldStart = true;
+      continue;
     } else field += c;
+    fieldStart = false;
   }
   if (field !== '' || row.length) {
     row.push(field);

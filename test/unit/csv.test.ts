@@ -2,24 +2,53 @@
 // BOM, the decimal fast path, the header's columns and ragged rows' field counts.
 import { describe, expect, it } from 'vitest';
 import { resolveColumns } from '../../src/batch/columns.js';
-import { csvQuote, fieldText, firstRecordEnd, lastRecordEnd, splitRecord } from '../../src/batch/csv.js';
+import { fieldText, lastRecordEnd, nextRecordEnd, recordSkipper, splitRecord } from '../../src/batch/csv.js';
+import { framingFor } from '../../src/batch/framing.js';
 import { delimiterByte, formatFromName, sniffFormat, startsWithBom } from '../../src/batch/format.js';
 import { JOB_BYTES, readJobs } from '../../src/batch/input.js';
-import { parseDecimal } from '../../src/batch/rows.js';
+import { csvQuote, parseDecimal } from '../../src/batch/rows.js';
 import { ValidationError } from '../../src/lookup/errors.js';
 
 const bytes = (s: string) => Buffer.from(new TextEncoder().encode(s));
 const split = (s: string, d = ',') => splitRecord(bytes(s), 0, bytes(s).length, d.charCodeAt(0));
 
 describe('record boundaries', () => {
-  it('end at line feeds outside quotes', () => {
+  const first = (s: string, final = false) => nextRecordEnd(bytes(s), 0, 44, final);
+  const last = (s: string) => lastRecordEnd(bytes(s), 44);
+
+  it('end at LF, CRLF or a lone CR outside quotes', () => {
     const text = 'a,b\n"c\nd",e\r\nf';
-    expect(firstRecordEnd(bytes(text))).toBe(4);
-    expect(lastRecordEnd(bytes(text))).toBe(text.indexOf('f'));
-    expect(firstRecordEnd(bytes('"a\nb",c\nd\n'))).toBe(8);
-    expect(firstRecordEnd(bytes('no terminator'))).toBe(-1);
-    expect(lastRecordEnd(bytes('no terminator'))).toBe(0);
-    expect(lastRecordEnd(bytes('"open quote\n'))).toBe(0);
+    expect(first(text)).toBe(4);
+    expect(last(text)).toBe(text.indexOf('f'));
+    expect(first('"a\nb",c\nd\n')).toBe(8);
+    expect(first('a\rb\n')).toBe(2);
+    expect(first('no terminator')).toBe(-1);
+    expect(first('no terminator', true)).toBe(13);
+    expect(last('no terminator')).toBe(0);
+    expect(last('"open quote\n')).toBe(0);
+    // A CR at the end may be the first half of a CRLF: not an end until more is read.
+    expect(first('a\r')).toBe(-1);
+    expect(first('a\r', true)).toBe(2);
+    expect(last('a\nb\r')).toBe(2);
+    expect(last('a\rb\r')).toBe(2);
+  });
+
+  it('a quote inside an unquoted field is a plain byte: it never joins lines', () => {
+    const text = 'id,item,lat,lon\n1,TV 55" LG,48.85,2.35\n2,x,1,2\n3,TV 40" LG,35.68,139.69\n';
+    expect(last(text)).toBe(text.length);
+    expect(first(text.slice(16))).toBe('1,TV 55" LG,48.85,2.35\n'.length);
+    // After a closing quote the field goes on, unquoted: its quotes are plain too.
+    expect(split('a,"b"x"y,z')).toEqual(['a', 'bx"y', 'z']);
+  });
+
+  it('the byte-by-byte skipper ends records where the scanner does', () => {
+    for (const text of ['a,"b\nc"\nd', 'x"y\nz', '"a""\n"\n', 'a\rb', '"a"b"\nc\n', 'a,\nb']) {
+      const skip = recordSkipper(44);
+      const expected = first(text, true);
+      expect(skip(bytes(text)), JSON.stringify(text)).toBe(
+        expected === text.length && !/[\r\n]$/.test(text) ? -1 : expected,
+      );
+    }
   });
 
   it('readJobs cuts whole records only, a quoted field with line breaks kept across a job boundary', async () => {
@@ -34,8 +63,10 @@ describe('record boundaries', () => {
       return n;
     };
     const jobs: Buffer[] = [];
-    for await (const job of readJobs(readInto, new Uint8Array(0), lastRecordEnd, []))
+    for await (const job of readJobs(readInto, new Uint8Array(0), framingFor('csv', 44), [])) {
+      if (!(job instanceof Uint8Array)) throw new Error('no record here is over the limit');
       jobs.push(Buffer.from(job.slice()));
+    }
     expect(jobs.length).toBeGreaterThan(2);
     expect(Buffer.concat(jobs).equals(source)).toBe(true);
     for (const job of jobs.slice(0, -1)) expect(job[job.length - 1]).toBe(10);
@@ -49,7 +80,8 @@ describe('fields', () => {
     expect(split('a;"b;c";d', ';')).toEqual(['a', 'b;c', 'd']);
     expect(split('a\t"b\tc"\t', '\t')).toEqual(['a', 'b\tc', '']);
     expect(split('"line\nbreak",x')).toEqual(['line\nbreak', 'x']);
-    expect(split('a,"x"y,z')).toEqual(['a', '"x"y', 'z']); // not wholly quoted: kept as written
+    expect(split('a,"x"y,z')).toEqual(['a', 'xy', 'z']); // after the closing quote: as written
+    expect(split('a,x"y",z')).toEqual(['a', 'x"y"', 'z']); // not opened by a quote: as written
     expect(split('')).toEqual(['']);
     expect(fieldText(bytes('"ünï"'), 0, bytes('"ünï"').length)).toBe('ünï');
     expect(csvQuote('say "hi", twice')).toBe('"say ""hi"", twice"');
@@ -104,7 +136,6 @@ describe('the CSV header', () => {
     const c = columns('\uFEFFid;Lat;LNG;name\r\n1;2;3;x\r\n');
     expect(c.settings).toMatchObject({ delimiter: 59, headerFields: 4, latColumn: 1, lonColumn: 2, eol: '\r\n' });
     expect(c.header?.toString()).toBe('\uFEFFid;Lat;LNG;name;country;subdivision;error\r\n');
-    expect(Buffer.from(c.rows!).toString()).toBe('1;2;3;x\r\n');
     expect(c.headerBytes).toBe(bytes('\uFEFFid;Lat;LNG;name\r\n').length);
   });
 
@@ -121,9 +152,16 @@ describe('the CSV header', () => {
     expect(() => columns('lat,lon\n', { lat: 'y' })).toThrow(/no "y"/);
   });
 
-  it('an input without rows has a header and no rows; an empty input neither', () => {
-    expect(columns('lat,lon').rows).toBeNull();
+  it('an input without rows has a header; an empty input none', () => {
+    expect(columns('lat,lon').headerBytes).toBe(7);
     expect(columns('lat,lon').header?.toString()).toBe('lat,lon,country,subdivision,error\n');
-    expect(resolveColumns(null, 'csv', 44, { fields: ['country'] })).toMatchObject({ header: null, rows: null });
+    expect(resolveColumns(null, 'csv', 44, { fields: ['country'] })).toMatchObject({ header: null, headerBytes: 0 });
+  });
+
+  it('a header ended by a lone CR keeps it, and the delimiter decides where a quote opens a field', () => {
+    const c = columns('lat;lon;a"b\r1;2;x\r');
+    expect(c.settings).toMatchObject({ delimiter: 59, headerFields: 3, eol: '\r' });
+    expect(c.headerBytes).toBe('lat;lon;a"b\r'.length);
+    expect(columns('lat;lon;"a\rb"\r1;2;x\r').headerBytes).toBe('lat;lon;"a\rb"\r'.length);
   });
 });

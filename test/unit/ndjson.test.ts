@@ -71,31 +71,25 @@ describe('the NDJSON coordinates', () => {
   const keys = (text: string, opts: { lat?: string; lon?: string } = {}) =>
     resolveColumns(Buffer.from(enc.encode(text)), 'ndjson', 44, { ...opts, fields: ['country'] }).settings;
 
-  it('top-level members by the default names in any case, from the first row that has them', () => {
-    expect(keys('not json\n{"id":1}\n{"LAT":1,"Longitude":2}\n')).toMatchObject({
-      latKey: 'LAT',
-      lonKey: 'Longitude',
-      latPath: null,
-      lonPath: null,
-    });
-    expect(keys('\x1e{"lat":1,"lon":2}\n')).toMatchObject({ latKey: 'lat', lonKey: 'lon' });
+  // Each row is read for itself (test/unit/batch-ndjson-rows.test.ts): no names come from the first rows.
+  it('are not taken from the first rows: the names as given, else "" for the default names', () => {
+    const none = { latKey: '', lonKey: '', latPath: null, lonPath: null };
+    expect(keys('not json\n{"id":1}\n{"LAT":1,"Longitude":2}\n')).toMatchObject(none);
+    expect(keys('{"type":"Feature","geometry":{"type":"Point","coordinates":[2.35,48.85]}}\r\n')).toMatchObject(none);
+    expect(keys('{"x":1}\n')).toMatchObject(none); // no ValidationError: rows without coordinates are error rows
+    expect(keys('{"x":1}\n', { lat: 'y', lon: 'z' })).toMatchObject({ latKey: 'y', lonKey: 'z' });
   });
 
-  it('GeoJSON Point features without names; dotted names as member paths', () => {
-    const feature = '{"type":"Feature","geometry":{"type":"Point","coordinates":[2.35,48.85]}}\r\n';
-    expect(keys(feature)).toMatchObject({
-      latPath: ['geometry', 'coordinates', 1],
-      lonPath: ['geometry', 'coordinates', 0],
-    });
+  it('dotted names also spell member paths (a top-level member of that name still wins, row by row)', () => {
     expect(keys('{"pos":{"at":[1,2]}}\n', { lat: 'pos.at.0', lon: 'pos.at.1' })).toMatchObject({
+      latKey: 'pos.at.0',
       latPath: ['pos', 'at', 0],
       lonPath: ['pos', 'at', 1],
     });
-    expect(keys('{"a.b":1,"c":2}\n', { lat: 'a.b', lon: 'c' })).toMatchObject({ latKey: 'a.b', latPath: null });
-  });
-
-  it('names given but nowhere in the sample are taken as given; none found is a ValidationError', () => {
-    expect(keys('{"x":1}\n', { lat: 'y', lon: 'z' })).toMatchObject({ latKey: 'y', lonKey: 'z' });
-    expect(() => keys('{"x":1}\n')).toThrow(/No latitude\/longitude column in the first 1,000 NDJSON rows/);
+    expect(keys('{"a.b":1,"c":2}\n', { lat: 'a.b', lon: 'c' })).toMatchObject({
+      latKey: 'a.b',
+      latPath: ['a', 'b'],
+      lonPath: null,
+    });
   });
 });
