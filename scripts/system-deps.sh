@@ -3,6 +3,7 @@
 # (export/oracle tests) and redis-server (the server's shared limits, server-redis*.test.ts, and
 # the Redis rows of bench:server). Installs only what is missing; needs root or sudo. Tests that need
 # them skip with a message when they are absent, so a plain `npm test` still runs elsewhere.
+# python3 is the CSV reference of test/unit/csv-differential.test.ts (its csv module).
 # iso-codes is the build's: `npm run build-data` reads its ISO 3166-2 parent links and stops without them.
 set -euo pipefail
 SUDO=""
@@ -21,6 +22,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/iso-codes/json/iso_3166-2.json ] || need+=(iso-codes)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 [ ${#need[@]} -eq 0 ] || install "${need[@]}"
 # The extension comes in a package per server version (postgresql-15-postgis-3); the `postgis`
 # package alone holds only its tools, and the extension is a mere Recommends of it.
