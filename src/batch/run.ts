@@ -13,7 +13,7 @@ import type { Worker } from 'node:worker_threads';
 import { readDataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
 import { checkFor, resolveDataPath } from '../node/data-path.js';
-import { type Columns, csvHeaderRead, resolveColumns } from './columns.js';
+import { csvHeaderRead, resolveColumns } from './columns.js';
 import { delimiterByte, formatFromName, sniffFormat } from './format.js';
 import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
@@ -120,20 +120,16 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     fields: opts.fields ?? ['country', 'subdivision'],
   };
   // CSV: the header is read whole first (it names the columns and the delimiter, which the
-  // quoting rule needs to find where records end); the rows start right after it.
-  let columns: Columns | null = null;
-  let rest: Uint8Array = head;
-  if (format === 'csv') {
-    const first = await readUntil(input.readInto, head, csvHeaderRead(opts.delimiter, delimiter));
-    columns = resolveColumns(first.length > 0 ? first : null, format, delimiter, columnOptions);
-    rest = first.subarray(columns.headerBytes);
-  }
-  const framing = framingFor(format, columns?.settings.delimiter ?? delimiter);
-  const jobs = readJobs(input.readInto, rest, framing, spareInputs);
+  // quoting rule needs to find where records end); the rows start right after it. NDJSON's
+  // settings need no rows (members are found per row).
+  const first =
+    format === 'csv' ? await readUntil(input.readInto, head, csvHeaderRead(opts.delimiter, delimiter)) : head;
+  const columns = resolveColumns(first.length > 0 ? first : null, format, delimiter, columnOptions);
+  const { settings, header, headerBytes } = columns;
+  const framing = framingFor(format, settings.delimiter);
+  const jobs = readJobs(input.readInto, first.subarray(headerBytes), framing, spareInputs);
   const firstJob = await jobs.next();
   const rows = firstJob.done ? null : firstJob.value;
-  columns ??= resolveColumns(rows instanceof Uint8Array ? rows : null, format, delimiter, columnOptions);
-  const { settings, header, headerBytes } = columns;
 
   const events = createEvents();
   if (rows)

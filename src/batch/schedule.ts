@@ -83,15 +83,14 @@ export async function runJobs(run: JobRun): Promise<number> {
   const ready = new Map<number, JobDone>();
   let nextOut = 0;
   let inFlight = 0;
-  // Records over the size limit are never sent: their error row waits here for its turn.
-  const skipped = new Set<number>();
   const onDone = (w: number, done: JobDone) => {
     if (w >= 0) load[w]--;
     ready.set(done.seq, done);
     for (let r = ready.get(nextOut); r !== undefined; r = ready.get(nextOut)) {
       ready.delete(nextOut++);
       inFlight--;
-      if (skipped.delete(r.seq)) {
+      // A record over the size limit was never sent: its error row is run.oversize itself.
+      if (r.out === run.oversize) {
         output.write(r.out);
         run.onWritten(r);
         continue;
@@ -119,7 +118,6 @@ export async function runJobs(run: JobRun): Promise<number> {
   const send = (job: Uint8Array | Oversize, seq: number) => {
     if (!(job instanceof Uint8Array)) {
       inFlight++;
-      skipped.add(seq);
       const out = run.oversize;
       const empty = new Uint8Array(0);
       onDone(-1, { seq, out, length: out.length, input: empty, rows: 1, found: 0, notFound: 0, errors: 1 });
