@@ -1,9 +1,7 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { build } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { HEADER_BYTES, sealOf } from './src/format/container.js';
 import { EMBEDDED_DATASETS } from './src/node/data-path.js';
-import { CLIENT_BUNDLE, CLIENT_ENTRY, clientBuildOptions } from './src/playground/client-build.js';
 
 // The seals of the datasets built beside this code (src/node/seal.ts): their loads skip the pointer checks.
 const seals = Object.fromEntries(
@@ -28,10 +26,11 @@ const shared = {
   // No source maps: dist is not minified, and the package ships only what the runtime reads.
   sourcemap: false,
   splitting: false,
-  // esbuild: the playground bundles its page with it only when run from the sources.
-  external: [/^node:/, 'esbuild'],
-  // flatbush ships ES modules only; bundling it keeps the CommonJS build free of ESM interop.
-  noExternal: ['flatbush'],
+  // @geolookup/server: the CLI imports it by a variable name, only for its own commands.
+  external: [/^node:/],
+  // The core has no runtime dependency (docs/ARCHITECTURE.md): flatbush, and cli-progress in the CLI,
+  // are bundled; flatbush ships ES modules only, so the CommonJS build needs no ESM interop.
+  noExternal: ['flatbush', 'cli-progress'],
   define: { __GEOLOOKUP_SEALS__: JSON.stringify(seals) },
 } satisfies Options;
 
@@ -42,31 +41,19 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       browser: 'src/browser.ts',
-      'client/index': 'src/client/index.ts',
-      'server/index': 'src/server/index.ts',
     },
     format: ['esm', 'cjs'],
-    dts: {
-      entry: {
-        index: 'src/index.ts',
-        browser: 'src/browser.ts',
-        'client/index': 'src/client/index.ts',
-        'server/index': 'src/server/index.ts',
-      },
-    },
+    dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts' } },
   },
-  // The CLI (package.json bin) and the workers only it starts (batch, playground): ES modules only.
+  // The CLI (package.json bin) and the batch workers only it starts: ES modules only. cli-progress,
+  // bundled, is CommonJS and requires Node built-ins: give the bundle a require.
   {
     ...shared,
-    entry: {
-      cli: 'src/cli/main.ts',
-      'batch-worker': 'src/batch/worker.ts',
-      'playground-worker': 'src/playground/outline-worker.ts',
-    },
+    entry: { cli: 'src/cli/main.ts', 'batch-worker': 'src/batch/worker.ts' },
     format: ['esm'],
-    // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
-    onSuccess: async () => {
-      await build({ ...clientBuildOptions(CLIENT_ENTRY), outfile: CLIENT_BUNDLE });
+    platform: 'node',
+    banner: {
+      js: "import { createRequire as __geolookupRequire } from 'node:module'; const require = __geolookupRequire(import.meta.url);",
     },
   },
 ]);

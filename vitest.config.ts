@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` runs on small fixture datasets built at the start of the run
 // (test/fixtures/setup.ts) and never reads dist-data/; `dataset` holds the contract, data and
 // integration tests on the built world dataset. `npm test` runs both, `npm run test:unit` the first.
 export default defineConfig({
+  // The packages under packages/ import the library by name; tests run them on its sources.
+  resolve: { alias: [{ find: /^geolookup$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
     testTimeout: 120_000,
     hookTimeout: 300_000,

@@ -92,7 +92,7 @@ async function child(mode: string, keys: string, redis: string | undefined): Pro
       res.end('FRA');
     });
   } else {
-    const { createServer } = await import('../src/server/server.js');
+    const { createServer } = await import('../packages/server/src/server/server.js');
     // Keys, burst windows and quota accounting on; the limits raised so the bench is not throttled.
     const s = createServer({
       keys,
@@ -217,7 +217,7 @@ async function startServers(keys: string, redis: RedisServer | null) {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'geolookup-bench-'));
   const keys = join(dir, 'keys.json');
-  const { createKey } = await import('../src/server/keys.js');
+  const { createKey } = await import('../packages/server/src/server/keys.js');
   const { key } = createKey(keys, 'pro', { monthlyQuota: Number.MAX_SAFE_INTEGER });
   if (REDIS_MISSING) console.log(`no Redis rows: ${REDIS_MISSING}`);
   const redis = REDIS_MISSING ? null : await startRedis();

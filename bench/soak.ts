@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { cityPoints, spherePoints } from '../test/support/sample-points.js';
 import { serve } from '../test/support/serve-process.js';
 import { preload, tryCountryFromGps, trySubdivisionFromGps, isInCountry, isInSubdivision } from '../src/index.js';
-import { createKey } from '../src/server/keys.js';
+import { createKey } from '../packages/server/src/server/keys.js';
 
 // autocannon ships no types; only the fields used here are declared.
 interface CannonResult {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiDocument } from '../src/server/openapi.js';
+import { openApiDocument } from '../packages/server/src/server/openapi.js';
 
 const file = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 writeFileSync(file, `${JSON.stringify(openApiDocument(), null, 2)}\n`);

@@ -3,14 +3,8 @@
 import { createGeoLookupFromBytes, type GeoLookup } from './lookup/engine.js';
 import type { BinaryInput } from './format/container.js';
 
-export * from './lookup/errors.js';
-export type { GeoLookup } from './lookup/engine.js';
-export type { BBox, BoxQueries } from './lookup/boxes.js';
-export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
-export type { BinaryInput } from './format/container.js';
-export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
+export * from './exports.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
-export type { MultiPolygon } from './export/geometry-of.js';
 
 /** The GeoJSON MultiPolygon a country or subdivision code holds in `lookup`'s answers (see the Node entry). */
 export function geometryOf(code: string, lookup: GeoLookup): MultiPolygon {

@@ -9,16 +9,16 @@ import type { BinaryInput } from './format/container.js';
 import type { BBox } from './lookup/boxes.js';
 import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './format/dataset.js';
 
-export * from './lookup/errors.js';
-export { DATA_PATH_ENV, defaultDataPath, EMBEDDED_DATASETS, type EmbeddedDataset } from './node/data-path.js';
-export type { GeoLookup } from './lookup/engine.js';
-export type { BBox, BoxQueries } from './lookup/boxes.js';
-export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
-export type { BinaryInput } from './format/container.js';
-export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
+export * from './exports.js';
+export {
+  DATA_PATH_ENV,
+  defaultDataPath,
+  EMBEDDED_DATASETS,
+  type EmbeddedDataset,
+  resolveDataPath,
+} from './node/data-path.js';
 import type { IndexArray } from './lookup/typed-arrays.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
-export type { MultiPolygon } from './export/geometry-of.js';
 
 export interface GeoLookupOptions {
   /**

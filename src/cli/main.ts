@@ -2,8 +2,10 @@
 // geolookup CLI entry; the commands are in run.ts.
 import { run } from './run.js';
 
-process.exitCode = run(
+const status = run(
   process.argv.slice(2),
   (s) => console.log(s),
   (s) => console.error(s),
 );
+if (typeof status === 'number') process.exitCode = status;
+else status.then((code) => (process.exitCode = code));

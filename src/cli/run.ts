@@ -1,26 +1,49 @@
 // The CLI's dispatch, separate from the bin so tests can drive it in-process: the first word
-// names the command; anything else is a lookup (whose flags may come first).
+// names the command; anything else is a lookup (whose flags may come first). The server's
+// commands live in @geolookup/server, loaded only when named (docs/ARCHITECTURE.md).
 
 import type { Print } from './args.js';
+import { EXIT } from './args.js';
 import { runBatch } from './batch.js';
 import { runExport } from './export.js';
-import { runKeys } from './keys.js';
 import { runLookup } from './lookup.js';
-import { runPlayground } from './playground.js';
-import { runServe } from './serve.js';
 
 export { EXIT } from './args.js';
 
-const COMMANDS: Record<string, (argv: string[], out: Print, err: Print) => number> = {
-  serve: runServe,
-  keys: runKeys,
-  batch: runBatch,
-  export: runExport,
-  playground: runPlayground,
+type Command = (argv: string[], out: Print, err: Print) => number;
+
+const COMMANDS: Record<string, Command> = { batch: runBatch, export: runExport };
+
+/** Commands of other packages: the package that has them, for `geolookup <command>`. */
+export const PACKAGE_COMMANDS: Record<string, string> = {
+  serve: '@geolookup/server',
+  keys: '@geolookup/server',
+  playground: '@geolookup/server',
 };
 
-/** Runs one command line; returns the exit status (serve, batch, export and playground finish in the background). */
-export function run(argv: string[], out: Print, err: Print): number {
-  const command = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? COMMANDS[argv[0]] : undefined;
-  return command ? command(argv.slice(1), out, err) : runLookup(argv, out, err);
+// A variable specifier: bundlers leave the import alone, and the core builds without the server.
+const SERVER_CLI = '@geolookup/server/cli';
+
+/**
+ * Runs one command line; returns the exit status (serve, batch, export and playground finish in the
+ * background). A command of another package returns a promise of it.
+ */
+export function run(argv: string[], out: Print, err: Print): number | Promise<number> {
+  const name = argv[0];
+  if (name !== undefined && Object.hasOwn(COMMANDS, name)) return COMMANDS[name](argv.slice(1), out, err);
+  if (name !== undefined && Object.hasOwn(PACKAGE_COMMANDS, name)) return runFromPackage(argv, out, err);
+  return runLookup(argv, out, err);
+}
+
+async function runFromPackage(argv: string[], out: Print, err: Print): Promise<number> {
+  let cli: { run(argv: string[], out: Print, err: Print): number };
+  try {
+    cli = await import(/* @vite-ignore */ /* webpackIgnore: true */ SERVER_CLI);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    const pkg = PACKAGE_COMMANDS[argv[0]];
+    err(`geolookup ${argv[0]}: this command is in ${pkg}; install it beside geolookup: npm install ${pkg}`);
+    return EXIT.error;
+  }
+  return cli.run(argv, out, err);
 }

@@ -36,8 +36,40 @@ export function statusTitle(status: number): string {
   return TITLES[status] ?? 'Error';
 }
 
+/**
+ * The kind an error class stands for, a static member of each class (Symbol.for: the same symbol in
+ * every copy of this module: ESM and CJS builds, the browser entry, @geolookup/client).
+ */
+export const ERROR_KIND: unique symbol = Symbol.for('geolookup.errorKind') as never;
+
+/** The kinds of the classes an error was made by, read off its prototype chain. */
+function kindsOf(value: unknown): string[] {
+  const kinds: string[] = [];
+  for (let p = value; typeof p === 'object' && p !== null; p = Object.getPrototypeOf(p)) {
+    const ctor = Object.hasOwn(p, 'constructor') ? (p as { constructor: unknown }).constructor : undefined;
+    if (typeof ctor === 'function' && Object.hasOwn(ctor, ERROR_KIND)) kinds.push((ctor as never)[ERROR_KIND]);
+  }
+  return kinds;
+}
+
+function isInstance(cls: object, value: unknown): boolean {
+  if (!Object.hasOwn(cls, ERROR_KIND)) return Function.prototype[Symbol.hasInstance].call(cls, value);
+  return kindsOf(value).includes((cls as { [ERROR_KIND]: string })[ERROR_KIND]);
+}
+
 /** The general error: an HTTP-like status and a message. */
 export class GeoLookupError extends Error {
+  static readonly [ERROR_KIND]: string = 'GeoLookupError';
+
+  /**
+   * `e instanceof NotFoundError` holds for a NotFoundError from any copy of these classes, so one
+   * identity spans entries, formats and packages; a user's subclass keeps the usual rule.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, often a subclass.
+    return isInstance(this, value);
+  }
+
   readonly status: number;
   readonly type: string;
 
@@ -59,6 +91,8 @@ export class GeoLookupError extends Error {
 
 /** 400: bad coordinates or codes, with per-field error lists. */
 export class ValidationError extends GeoLookupError {
+  static readonly [ERROR_KIND]: string = 'ValidationError';
+
   readonly errors: FieldErrors;
 
   constructor(detail: string, errors: FieldErrors) {
@@ -74,6 +108,8 @@ export class ValidationError extends GeoLookupError {
 
 /** 404: valid input, but no country / subdivision there, or an unknown code. */
 export class NotFoundError extends GeoLookupError {
+  static readonly [ERROR_KIND]: string = 'NotFoundError';
+
   constructor(detail: string) {
     super(detail, 404, { type: PROBLEM_TYPES.notFound });
     this.name = 'NotFoundError';
@@ -82,6 +118,8 @@ export class NotFoundError extends GeoLookupError {
 
 /** 401: missing, misnamed, revoked or malformed API key. */
 export class AuthenticationError extends GeoLookupError {
+  static readonly [ERROR_KIND]: string = 'AuthenticationError';
+
   constructor(detail = 'A valid X-API-Key header is required.') {
     super(detail, 401, { type: PROBLEM_TYPES.authentication });
     this.name = 'AuthenticationError';
@@ -90,6 +128,8 @@ export class AuthenticationError extends GeoLookupError {
 
 /** 429: burst rate or monthly quota exceeded. */
 export class RateLimitError extends GeoLookupError {
+  static readonly [ERROR_KIND]: string = 'RateLimitError';
+
   /** Seconds to wait before trying again. */
   readonly retryAfter: number;
 
@@ -106,6 +146,8 @@ export class RateLimitError extends GeoLookupError {
 
 /** A dataset file that is truncated, corrupted, foreign or of another format version. */
 export class DataError extends GeoLookupError {
+  static readonly [ERROR_KIND]: string = 'DataError';
+
   constructor(detail: string, options?: { cause?: unknown }) {
     super(detail, 500, { type: PROBLEM_TYPES.data, cause: options?.cause });
     this.name = 'DataError';

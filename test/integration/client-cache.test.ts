@@ -1,7 +1,7 @@
 // The client's cache against purpose-built loopback servers (test/support/stub-server.ts): hits,
 // TTL, LRU eviction, custom stores, and the warning cadence when caching is off.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NotFoundError, createClient, LruCache, cacheKey, type ClientCache } from '../../src/client/index.js';
+import { NotFoundError, createClient, LruCache, cacheKey, type ClientCache } from '../../packages/client/src/index.js';
 import { closeTestServers, geoHandler, testServer } from '../support/stub-server.js';
 import { rejection } from '../support/thrown.js';
 

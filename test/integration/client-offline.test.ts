@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
-import { createClient, type GeoLookupError, NotFoundError, ValidationError } from '../../src/client/index.js';
+import { createClient, type GeoLookupError, NotFoundError, ValidationError } from '../../packages/client/src/index.js';
 import { spherePoints } from '../support/sample-points.js';
 
 const CITIES: [number, number][] = [
@@ -138,7 +138,7 @@ describe('client entry has no Node built-ins', () => {
     const here = dirname(fileURLToPath(import.meta.url));
     const builtins = new Set(builtinModules);
     const seen = new Set<string>();
-    const queue = [resolve(here, '../../src/client/index.ts')];
+    const queue = [resolve(here, '../../packages/client/src/index.ts')];
     const offenders: string[] = [];
     while (queue.length) {
       const file = queue.pop()!;

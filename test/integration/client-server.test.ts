@@ -13,9 +13,14 @@ import {
   RateLimitError,
   ValidationError,
   createClient,
-} from '../../src/client/index.js';
-import { createServer, RATE_HEADERS, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
-import { createKey, revokeKey } from '../../src/server/keys.js';
+} from '../../packages/client/src/index.js';
+import {
+  createServer,
+  RATE_HEADERS,
+  type GeoLookupServer,
+  type ServerOptions,
+} from '../../packages/server/src/server/server.js';
+import { createKey, revokeKey } from '../../packages/server/src/server/keys.js';
 import { HOST, listenOnLoopback } from '../support/loopback.js';
 import { rejection } from '../support/thrown.js';
 

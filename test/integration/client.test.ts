@@ -12,7 +12,7 @@ import {
   HEADERS,
   NetworkError,
   TimeoutError,
-} from '../../src/client/index.js';
+} from '../../packages/client/src/index.js';
 import {
   closeTestServers,
   geoHandler,

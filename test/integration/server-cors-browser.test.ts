@@ -87,7 +87,7 @@ describe.skipIf(skipBrowser)('CORS in headless Chromium', () => {
   const callClient = (apiKey: string, lat: number, lon: number) =>
     page.evaluate(
       async ({ baseUrl, apiKey, lat, lon }): Promise<PageResult> => {
-        const g = (window as unknown as { geolookup: typeof import('../../src/client/index.js') }).geolookup;
+        const g = (window as unknown as { geolookup: typeof import('../../packages/client/src/index.js') }).geolookup;
         const client = g.createClient({ baseUrl, apiKey, maxRetries: 0, cache: false, cacheWarningInterval: 0 });
         try {
           const r = await client.countryFromGps(lat, lon);

@@ -2,7 +2,7 @@
 // included), nothing for other origins, `*` only with anonymous access, and the CLI's checks.
 // The same from a real browser: server-cors-browser.test.ts.
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
+import { run } from '../../packages/server/src/cli/index.js';
 import { PROBLEM_TYPE as T } from '../support/fuzz-http.js';
 import { type HttpAnswer, request } from '../support/loopback.js';
 import { exchangeResponses } from '../support/raw-http.js';

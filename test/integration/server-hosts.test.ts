@@ -2,7 +2,7 @@
 // other malformed requests; `hosts` limits the names a server answers for, and the playground's
 // internal service port applies the same check as its page port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Playground, startPlayground } from '../../src/playground/server.js';
+import { type Playground, startPlayground } from '../../packages/server/src/playground/server.js';
 import { PROBLEM_TYPE as T } from '../support/fuzz-http.js';
 import { request } from '../support/loopback.js';
 import { exchangeResponses } from '../support/raw-http.js';

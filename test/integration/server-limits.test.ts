@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createKey } from '../../src/server/keys.js';
+import { createKey } from '../../packages/server/src/server/keys.js';
 import { PROBLEM_TYPE as T } from '../support/fuzz-http.js';
 import {
   dir,

@@ -4,9 +4,9 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
-import { KeyStore } from '../../src/server/keys.js';
-import { countRedisError, createMetrics, metricsText } from '../../src/server/metrics.js';
+import { run } from '../../packages/server/src/cli/index.js';
+import { KeyStore } from '../../packages/server/src/server/keys.js';
+import { countRedisError, createMetrics, metricsText } from '../../packages/server/src/server/metrics.js';
 import { listenOnLoopback, request } from '../support/loopback.js';
 import { metric, readMetrics, type Sample } from '../support/prometheus-text.js';
 import { exchange } from '../support/raw-http.js';

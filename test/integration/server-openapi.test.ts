@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, openApiDocument, type OpenApiSettings } from '../../src/server/openapi.js';
-import { OPERATIONS } from '../../src/server/routes.js';
+import { DEFAULT_SETTINGS, openApiDocument, type OpenApiSettings } from '../../packages/server/src/server/openapi.js';
+import { OPERATIONS } from '../../packages/server/src/server/routes.js';
 import { request } from '../support/loopback.js';
 import { type Exchange, responseChecker } from '../support/openapi-check.js';
 import { checkConnections, recorded, wireExchanges } from '../support/openapi-conformance.js';

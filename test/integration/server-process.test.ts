@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, revokeKey } from '../../src/server/keys.js';
+import { createKey, revokeKey } from '../../packages/server/src/server/keys.js';
 import { listenOnLoopback, request } from '../support/loopback.js';
 import { connectRaw } from '../support/raw-http.js';
 import { type Served, serve, spawnServe } from '../support/serve-process.js';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { preload } from '../../src/index.js';
-import { createKey, revokeKey } from '../../src/server/keys.js';
-import { createServer, type GeoLookupServer, type ServerOptions } from '../../src/server/server.js';
+import { createKey, revokeKey } from '../../packages/server/src/server/keys.js';
+import { createServer, type GeoLookupServer, type ServerOptions } from '../../packages/server/src/server/server.js';
 import { type HttpAnswer, listenOnLoopback, request } from './loopback.js';
 
 /** Stands for the valid key in raw-socket cases (the key is made in beforeAll). */

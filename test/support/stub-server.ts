@@ -1,7 +1,7 @@
 // Purpose-built HTTP servers for the client tests, on loopback: each records the requests it gets
 // and answers through a handler; geoHandler stands in for the service.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HEADERS } from '../../src/client/index.js';
+import { HEADERS } from '../../packages/client/src/index.js';
 import { HOST, listenOnLoopback } from './loopback.js';
 
 export interface Hit {

@@ -10,7 +10,16 @@ import {
   UsageError,
   wholeNumber,
 } from '../../src/cli/args.js';
-import { run } from '../../src/cli/run.js';
+import { PACKAGE_COMMANDS, run as runCore } from '../../src/cli/run.js';
+import { run as runServer } from '../../packages/server/src/cli/index.js';
+
+/** Every command, in process: the core's own, and @geolookup/server's as the core's dispatch runs them. */
+function run(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  if (argv[0] !== undefined && Object.hasOwn(PACKAGE_COMMANDS, argv[0])) return runServer(argv, out, err);
+  const code = runCore(argv, out, err);
+  if (typeof code !== 'number') throw new Error(`${argv[0]} ran asynchronously`);
+  return code;
+}
 
 const TOY = defineCommand({
   name: 'geolookup toy',

@@ -2,8 +2,8 @@
 // the policy's Crimea dispute, SMR inside ITA, and country land that no subdivision reaches; and
 // that no rule fires where none is shown to apply. Points are [latitude, longitude].
 import { describe, expect, it } from 'vitest';
-import { codeTables } from '../../src/playground/codes.js';
-import { explainPoint } from '../../src/playground/explain.js';
+import { codeTables } from '../../packages/server/src/playground/codes.js';
+import { explainPoint } from '../../packages/server/src/playground/explain.js';
 import { loadFixture } from '../fixtures/datasets.js';
 import { cityPoints } from '../support/sample-points.js';
 

@@ -1,9 +1,9 @@
 // The playground's pure parts: display rounding of outlines, the points the page accepts, and
 // the ISO parent chain it shows.
 import { describe, expect, it } from 'vitest';
-import { parentsOf } from '../../src/playground/codes.js';
-import { coordinate, hashOf, onGlobe, parsePoint } from '../../src/playground/client/point.js';
-import { quantise } from '../../src/playground/quantise.js';
+import { parentsOf } from '../../packages/server/src/playground/codes.js';
+import { coordinate, hashOf, onGlobe, parsePoint } from '../../packages/server/src/playground/client/point.js';
+import { quantise } from '../../packages/server/src/playground/quantise.js';
 
 describe('quantise', () => {
   it('rounds, drops repeated vertices, and drops rings that collapse (an outer ring with its holes)', () => {

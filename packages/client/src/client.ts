@@ -1,0 +1,432 @@
+// The client: one interface over a remote Geolocation Lookup Service (the hosted one or a
+// geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
+// AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
+
+import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
+import type { GeoLookup } from '../../../src/lookup/engine.js';
+import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
+import { loadEmbeddedEngine } from './embedded.js';
+import { NetworkError, TimeoutError } from './errors.js';
+import {
+  adoptEngineError,
+  errorFromProblem,
+  HEADERS,
+  NO_RATE_LIMIT,
+  parseProblem,
+  parseRateLimit,
+  parseRetryAfter,
+  type RateLimitInfo,
+} from './http.js';
+
+export type { RateLimitInfo } from './http.js';
+export type Coordinate = number | string;
+
+/** Every operation answers its data and the rate-limit state (all null offline). */
+export interface ClientResult<T> {
+  data: T;
+  rateLimit: RateLimitInfo;
+}
+
+export interface GeoLookupClient {
+  /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError where there is none. */
+  countryFromGps(latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<string>>;
+  /** ISO 3166-2 code of the subdivision at the point; NotFoundError where there is none. */
+  subdivisionFromGps(latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<string>>;
+  /** Whether the point lies in the country (alpha-3). */
+  isInCountry(countryCode: string, latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<boolean>>;
+  /** Whether the point lies in the subdivision (ISO 3166-2). */
+  isInSubdivision(subdivisionCode: string, latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<boolean>>;
+  /** Empties the cache (the built-in one or the custom one). */
+  clearCache(): Promise<void>;
+  /** 'remote' or 'offline'. */
+  readonly mode: 'remote' | 'offline';
+}
+
+/** A function taking one message, or a console-like object with `warn`. */
+export type ClientLogger = ((message: string) => void) | { warn(message: string): void };
+
+interface CommonOptions {
+  /** Where warnings go. Default: process.emitWarning (type 'GeoLookupWarning'); console.warn outside Node. */
+  logger?: ClientLogger;
+}
+
+export interface RemoteClientOptions extends CommonOptions {
+  offline?: false;
+  /** Service address, http: or https:, optionally with a path prefix (e.g. https://api.example.com/v1). Required. */
+  baseUrl: string | URL;
+  /** Sent as X-API-Key. Omit (undefined) for anonymous requests; an empty key or one with whitespace or control characters is refused before sending. */
+  apiKey?: string;
+  /** Per-attempt request timeout in milliseconds (headers and body). Default 30000. */
+  timeout?: number;
+  /** Retries on 429 and 5xx. Default 3. */
+  maxRetries?: number;
+  /** First backoff in milliseconds, doubled per retry (1 s, 2 s, 4 s). Default 1000. */
+  retryDelay?: number;
+  /** Random extra delay, as a fraction of the delay (0.1 → up to +10 %). Default 0.1; 0 for none. */
+  jitter?: number;
+  /** Longest Retry-After (milliseconds) the client will sleep for; a longer one fails at once with RateLimitError. Default 60000. */
+  maxRetryAfter?: number;
+  /** true (default): built-in LRU cache; false: none; or a custom cache object. */
+  cache?: boolean | ClientCache;
+  /** Cache time-to-live in milliseconds. Default 300000 (5 min). */
+  cacheTtl?: number;
+  /** Entries of the built-in cache. Default 1000. */
+  cacheMaxEntries?: number;
+  /** With the cache off, warn once per this many requests. Default 100; 0 suppresses. */
+  cacheWarningInterval?: number;
+  /** fetch implementation. Default: the global fetch. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+export interface OfflineClientOptions extends CommonOptions {
+  offline: true;
+  /**
+   * The engine to answer with. Default: the embedded world dataset, imported lazily from the
+   * Node entry on first use. In browsers pass one built from `geolookup/browser`, or a function
+   * returning it (called once, on first use).
+   */
+  engine?: GeoLookup | (() => GeoLookup | Promise<GeoLookup>);
+}
+
+export type ClientOptions = RemoteClientOptions | OfflineClientOptions;
+
+export const CLIENT_DEFAULTS = Object.freeze({
+  timeout: 30_000,
+  maxRetries: 3,
+  retryDelay: 1_000,
+  jitter: 0.1,
+  maxRetryAfter: 60_000,
+  cacheTtl: 5 * 60_000,
+  cacheMaxEntries: 1_000,
+  cacheWarningInterval: 100,
+});
+
+type Operation = 'countryFromGps' | 'subdivisionFromGps' | 'isInCountry' | 'isInSubdivision';
+
+function defaultLogger(message: string): void {
+  const proc = (
+    globalThis as { process?: { emitWarning?: (msg: string, options: { type: string; code: string }) => void } }
+  ).process;
+  if (typeof proc?.emitWarning === 'function')
+    proc.emitWarning(message, { type: 'GeoLookupWarning', code: 'GEOLOOKUP_CACHE' });
+  else if (typeof console !== 'undefined') console.warn(message);
+}
+
+function toLog(logger: ClientLogger | undefined): (message: string) => void {
+  if (logger === undefined) return defaultLogger;
+  if (typeof logger === 'function') return logger;
+  if (logger && typeof logger.warn === 'function') return (m) => logger.warn(m);
+  throw new TypeError('logger must be a function or an object with a warn method');
+}
+
+function option(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  check: (n: number) => boolean,
+  rule: string,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !check(value)) throw new TypeError(`${name} must be ${rule}, got ${String(value)}`);
+  return value;
+}
+
+const nonNegativeInteger = (n: number) => Number.isInteger(n) && n >= 0;
+const positive = (n: number) => n > 0;
+const nonNegative = (n: number) => n >= 0;
+
+function parseBaseUrl(baseUrl: unknown): string {
+  if (baseUrl === undefined || baseUrl === null || baseUrl === '') {
+    throw new TypeError(
+      'baseUrl is required for the remote client (e.g. "https://geo.example.com"), or pass { offline: true }',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(String(baseUrl))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`baseUrl must use http: or https:, got ${url.protocol}`);
+  if (url.username || url.password) throw new TypeError('baseUrl must not carry credentials; pass the key as apiKey');
+  if (url.search || url.hash) throw new TypeError('baseUrl must not have a query or a fragment');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/** Visible ASCII only: no whitespace, no control characters, nothing a header could mangle. */
+const API_KEY = /^[\x21-\x7e]+$/;
+
+function apiKeyProblem(apiKey: unknown): string | null {
+  if (apiKey === undefined) return null;
+  if (typeof apiKey !== 'string') return 'The API key must be a string.';
+  if (apiKey.length === 0) return 'The API key is empty.';
+  if (!API_KEY.test(apiKey))
+    return 'The API key contains whitespace, control or non-ASCII characters; check how it was read (a trailing newline?).';
+  return null;
+}
+
+/** Decimal notation the service accepts: never an exponent (1e-7 → 0.0000001). */
+function formatCoordinate(value: unknown): string {
+  if (typeof value === 'number') {
+    const s = String(value);
+    if (!/e/i.test(s) || !Number.isFinite(value) || Math.abs(value) >= 1e21) return s;
+    return value.toFixed(20).replace(/\.?0+$/, '');
+  }
+  return String(value);
+}
+
+function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown): string {
+  const enc = (v: unknown) => encodeURIComponent(formatCoordinate(v));
+  switch (op) {
+    case 'countryFromGps':
+      return `/geo/country/fromGps/${enc(lat)},${enc(lon)}`;
+    case 'subdivisionFromGps':
+      return `/geo/subdivision/fromGps/${enc(lat)},${enc(lon)}`;
+    case 'isInCountry':
+      return `/geo/country/${encodeURIComponent(String(code))}/isInCountry?latitude=${enc(lat)}&longitude=${enc(lon)}`;
+    case 'isInSubdivision':
+      return `/geo/subdivision/${encodeURIComponent(String(code))}/isInSubdivision?latitude=${enc(lat)}&longitude=${enc(lon)}`;
+  }
+}
+
+function parseData(op: Operation, body: string): string | boolean {
+  const text = body.trim();
+  if (op === 'isInCountry' || op === 'isInSubdivision') {
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+  } else if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(text)) {
+    return text;
+  }
+  throw new GeoLookupError(`Unexpected response body for ${op}: ${JSON.stringify(text.slice(0, 80))}`, 502);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function describeCause(err: unknown): string {
+  const e = err as { message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
+  const code = e?.cause?.code ?? e?.cause?.message;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/**
+ * A client for the four operations. `createClient({ apiKey, baseUrl })` talks to a service;
+ * `createClient({ offline: true })` answers from the embedded engine, with the same interface.
+ */
+export function createClient(options: ClientOptions): GeoLookupClient {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('createClient needs an options object: { apiKey, baseUrl } or { offline: true }');
+  return options.offline === true ? offlineClient(options) : remoteClient(options);
+}
+
+function offlineClient(options: OfflineClientOptions): GeoLookupClient {
+  toLog(options.logger); // validates the option; the offline client has nothing to warn about
+  const source = options.engine;
+  let loading: Promise<GeoLookup> | null = null;
+  const engine = (): Promise<GeoLookup> => {
+    loading ??= (async () => {
+      if (source === undefined) return loadEmbeddedEngine();
+      return typeof source === 'function' ? await source() : source;
+    })().catch((err: unknown) => {
+      loading = null; // a failed load (e.g. dataset missing) is retried on the next call
+      throw adoptEngineError(err);
+    });
+    return loading;
+  };
+  async function run<T>(answer: (e: GeoLookup) => T): Promise<ClientResult<T>> {
+    const e = await engine();
+    try {
+      return { data: answer(e), rateLimit: { ...NO_RATE_LIMIT } };
+    } catch (err) {
+      throw adoptEngineError(err);
+    }
+  }
+  return {
+    mode: 'offline',
+    countryFromGps: (lat, lon) => run((e) => e.countryFromGps(lat, lon)),
+    subdivisionFromGps: (lat, lon) => run((e) => e.subdivisionFromGps(lat, lon)),
+    isInCountry: (code, lat, lon) => run((e) => e.isInCountry(code, lat, lon)),
+    isInSubdivision: (code, lat, lon) => run((e) => e.isInSubdivision(code, lat, lon)),
+    clearCache: async () => {},
+  };
+}
+
+function remoteClient(options: RemoteClientOptions): GeoLookupClient {
+  const base = parseBaseUrl(options.baseUrl);
+  const keyProblem = apiKeyProblem(options.apiKey);
+  const apiKey = options.apiKey;
+  const timeout = option(
+    'timeout',
+    options.timeout,
+    CLIENT_DEFAULTS.timeout,
+    positive,
+    'a positive number of milliseconds',
+  );
+  const maxRetries = option(
+    'maxRetries',
+    options.maxRetries,
+    CLIENT_DEFAULTS.maxRetries,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
+  const retryDelay = option(
+    'retryDelay',
+    options.retryDelay,
+    CLIENT_DEFAULTS.retryDelay,
+    nonNegative,
+    'a non-negative number of milliseconds',
+  );
+  const jitter = option(
+    'jitter',
+    options.jitter,
+    CLIENT_DEFAULTS.jitter,
+    (n) => n >= 0 && n <= 1,
+    'a fraction between 0 and 1',
+  );
+  const maxRetryAfter = option(
+    'maxRetryAfter',
+    options.maxRetryAfter,
+    CLIENT_DEFAULTS.maxRetryAfter,
+    nonNegative,
+    'a non-negative number of milliseconds',
+  );
+  const cacheTtl = option(
+    'cacheTtl',
+    options.cacheTtl,
+    CLIENT_DEFAULTS.cacheTtl,
+    positive,
+    'a positive number of milliseconds',
+  );
+  const cacheMaxEntries = option(
+    'cacheMaxEntries',
+    options.cacheMaxEntries,
+    CLIENT_DEFAULTS.cacheMaxEntries,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
+  const warnEvery = option(
+    'cacheWarningInterval',
+    options.cacheWarningInterval,
+    CLIENT_DEFAULTS.cacheWarningInterval,
+    nonNegativeInteger,
+    'a non-negative integer',
+  );
+  const log = toLog(options.logger);
+  const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+
+  let cache: ClientCache | null;
+  const c = options.cache ?? true;
+  if (c === true) cache = new LruCache({ maxEntries: cacheMaxEntries, ttl: cacheTtl });
+  else if (c === false) cache = null;
+  else if (
+    typeof c === 'object' &&
+    ['get', 'set', 'remove', 'clear'].every((m) => typeof (c as unknown as Record<string, unknown>)[m] === 'function')
+  )
+    cache = c;
+  else throw new TypeError('cache must be true, false, or an object with get, set, remove and clear methods');
+
+  let lastRateLimit: RateLimitInfo = { ...NO_RATE_LIMIT };
+  let uncachedRequests = 0;
+
+  /** A failing custom cache (Redis down) must not fail lookups: it counts as a miss, with a warning. */
+  async function cacheCall<T>(what: string, call: () => T | Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (err) {
+      log(`geolookup client: cache ${what} failed, continuing without it: ${describeCause(err)}`);
+      return undefined;
+    }
+  }
+
+  /** One HTTP exchange, body included, within the timeout. */
+  async function send(url: string): Promise<{ response: Response; body: string }> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`No response within ${timeout} ms`, 'TimeoutError'));
+    }, timeout);
+    const headers: Record<string, string> = { Accept: 'text/plain, application/problem+json' };
+    if (apiKey !== undefined) headers[HEADERS.apiKey] = apiKey;
+    try {
+      const response = await fetchImpl(url, { method: 'GET', headers, signal: controller.signal, redirect: 'error' });
+      const body = await response.text();
+      return { response, body };
+    } catch (err) {
+      if (timedOut) throw new TimeoutError(`GET ${url}: no response within ${timeout} ms`, timeout, { cause: err });
+      throw new NetworkError(`GET ${url}: ${describeCause(err)}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Sends with retries on 429 and 5xx; resolves with the 200 body and its rate-limit headers, rejects with the mapped error. */
+  async function request(url: string): Promise<{ body: string; rateLimit: RateLimitInfo }> {
+    for (let attempt = 0; ; attempt++) {
+      const { response, body } = await send(url);
+      const rateLimit = parseRateLimit(response.headers);
+      lastRateLimit = rateLimit;
+      if (response.status === 200) return { body, rateLimit };
+      const retryAfter = parseRetryAfter(response.headers.get(HEADERS.retryAfter));
+      const error = errorFromProblem(response.status, parseProblem(body), retryAfter, response.statusText);
+      const retryable = response.status === 429 || response.status >= 500;
+      if (!retryable || attempt >= maxRetries) throw error;
+      const retryAfterMs = (retryAfter ?? 0) * 1000;
+      if (retryAfterMs > maxRetryAfter) throw error;
+      const delay = Math.max(retryDelay * 2 ** attempt, retryAfterMs);
+      await sleep(delay * (1 + jitter * Math.random()));
+    }
+  }
+
+  async function lookup<T extends string | boolean>(
+    op: Operation,
+    code: string | undefined,
+    lat: Coordinate,
+    lon: Coordinate,
+  ): Promise<ClientResult<T>> {
+    if (keyProblem) throw new AuthenticationError(keyProblem);
+    const key = cache ? cacheKey(op, code, lat, lon) : null;
+    if (cache && key !== null) {
+      const stored = await cacheCall('get', () => cache!.get(key));
+      const hit = readAnswer(stored, Date.now());
+      if (hit) {
+        if ('notFound' in hit) throw new NotFoundError(hit.notFound);
+        return { data: hit.data as T, rateLimit: { ...lastRateLimit } };
+      }
+      // Expired or foreign entry (a custom cache may ignore the ttl): drop it.
+      if (stored !== undefined && stored !== null) await cacheCall('remove', () => cache!.remove(key));
+    }
+    if (!cache && warnEvery > 0 && ++uncachedRequests % warnEvery === 0) {
+      log(
+        `geolookup client: ${uncachedRequests} requests with caching off. Answers are deterministic; ` +
+          'enable the cache (the default) or pass your own to save quota and latency.',
+      );
+    }
+    const store = async (answer: CachedAnswer) => {
+      if (cache && key !== null) await cacheCall('set', () => cache!.set(key, answer, cacheTtl));
+    };
+    let body: string;
+    let rateLimit: RateLimitInfo;
+    try {
+      ({ body, rateLimit } = await request(base + path(op, code, lat, lon)));
+    } catch (err) {
+      if (err instanceof NotFoundError) await store({ notFound: err.message, expiresAt: Date.now() + cacheTtl });
+      throw err;
+    }
+    const data = parseData(op, body) as T;
+    await store({ data, expiresAt: Date.now() + cacheTtl });
+    return { data, rateLimit };
+  }
+
+  return {
+    mode: 'remote',
+    countryFromGps: (lat, lon) => lookup<string>('countryFromGps', undefined, lat, lon),
+    subdivisionFromGps: (lat, lon) => lookup<string>('subdivisionFromGps', undefined, lat, lon),
+    isInCountry: (code, lat, lon) => lookup<boolean>('isInCountry', code, lat, lon),
+    isInSubdivision: (code, lat, lon) => lookup<boolean>('isInSubdivision', code, lat, lon),
+    async clearCache() {
+      if (cache) await cache.clear();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Package entry `geolookup/client`: the client for a remote Geolocation Lookup Service or the
+// embedded engine. Imports no Node built-ins (the offline engine is loaded lazily).
+
+export * from '../../../src/lookup/errors.js';
+export { NetworkError, TimeoutError, CLIENT_PROBLEM_TYPES } from './errors.js';
+export { createClient, CLIENT_DEFAULTS } from './client.js';
+export type {
+  GeoLookupClient,
+  ClientOptions,
+  RemoteClientOptions,
+  OfflineClientOptions,
+  ClientResult,
+  ClientLogger,
+  Coordinate,
+  RateLimitInfo,
+} from './client.js';
+export { LruCache, cacheKey } from './cache.js';
+export type { ClientCache, CachedAnswer, MaybePromise } from './cache.js';
+export { HEADERS } from './http.js';
+export type { GeoLookup } from '../../../src/lookup/engine.js';

@@ -1,0 +1,20 @@
+// The server's commands, run by the core CLI's dispatch (`geolookup serve | keys | playground`,
+// src/cli/run.ts in the geolookup package) once this package is installed beside it.
+
+import type { Print } from '../../../../src/cli/args.js';
+import { runKeys } from './keys.js';
+import { runPlayground } from './playground.js';
+import { runServe } from './serve.js';
+
+const COMMANDS: Record<string, (argv: string[], out: Print, err: Print) => number> = {
+  serve: runServe,
+  keys: runKeys,
+  playground: runPlayground,
+};
+
+/** Runs `serve`, `keys` or `playground` with their arguments; returns the exit status. */
+export function run(argv: string[], out: Print, err: Print): number {
+  const command = COMMANDS[argv[0]];
+  if (!command) throw new TypeError(`@geolookup/server has no command "${argv[0]}"`);
+  return command(argv.slice(1), out, err);
+}

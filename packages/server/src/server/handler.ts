@@ -1,0 +1,148 @@
+// The request handler, in the documented order of checks: CORS preflight, Host, method, target
+// length, the paths without a key (/healthz, /openapi.json, /metrics), API key, limits, then the
+// route's answer (or its 400/404) with ETag revalidation.
+
+import type http from 'node:http';
+import { GeoLookupError, PROBLEM_TYPES } from 'geolookup';
+import { answerOpenPath, healthText } from './admin.js';
+import { admit, admitShared, type Grant } from './admission.js';
+import { identify } from './auth.js';
+import { checkHost } from './hosts.js';
+import { applyCors } from './cors.js';
+import { observeRequest } from './observe.js';
+import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
+import { readHeaders, seen } from './request-headers.js';
+import {
+  ALLOW,
+  etagMatches,
+  problem,
+  rateHeaders,
+  send,
+  sendAnswer,
+  sendNotModified,
+  sendProblem,
+  TEXT,
+} from './responses.js';
+import { answer, UnknownRouteError } from './routes.js';
+import type { Client, ServerState } from './state.js';
+
+/** The client of the request being handled, once known (for the metrics and the access log). */
+let identified: Client | null = null;
+
+/** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
+export function handleRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const observed = state.metrics !== null || state.accessLog !== null;
+  const started = observed ? performance.now() : 0;
+  identified = null;
+  try {
+    handle(state, req, res);
+  } catch (e) {
+    internalError(state, req, res, e);
+  }
+  if (observed) observeRequest(state, req, res, identified, started);
+}
+
+function internalError(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, e: unknown): void {
+  const what = `${req.method} ${(req.url ?? '').slice(0, 200)}`;
+  state.log(`geolookup: internal error on ${what}: ${(e as Error)?.stack ?? String(e)}`);
+  if (!res.headersSent) sendProblem(state, res, problem(500, 'An unexpected error occurred.'));
+  else res.destroy();
+}
+
+function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const verdict = takeVerdict(req.socket);
+  readHeaders(req.rawHeaders);
+  if (seen.body) {
+    // The key scanner cannot follow a body: answer this request, then close the connection.
+    desync(req.socket);
+    res.shouldKeepAlive = false;
+  } else if (verdict === UNKNOWN || req.headers.upgrade !== undefined) {
+    // After an Upgrade request node's parser reads nothing more on this connection: close it after the answer.
+    res.shouldKeepAlive = false;
+  }
+  // A preflight is answered here; other answers to a listed origin get its CORS headers.
+  if (state.cors !== null && applyCors(state.cors, seen.origin, req, res, state.closing)) return;
+  const url = req.url ?? '/';
+  if (refuseRequest(state, req, res, url)) return;
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? '' : url.slice(q + 1);
+  if (path === '/healthz') {
+    send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, healthText(state));
+    return;
+  }
+  if (answerOpenPath(state, res, path)) return;
+  const client = identify(state, req, verdict);
+  if (typeof client === 'string') {
+    sendProblem(state, res, problem(401, client, PROBLEM_TYPES.authentication), { 'WWW-Authenticate': 'X-API-Key' });
+    return;
+  }
+  identified = client;
+  if (state.shared === null) {
+    const grant = admit(state, res, client);
+    if (grant !== null) respond(state, res, client, grant, path, query, seen.ifNoneMatch);
+    return;
+  }
+  const ifNoneMatch = seen.ifNoneMatch; // `seen` belongs to the next request once this one awaits Redis
+  admitShared(state, res, client, state.shared)
+    .then((grant) => grant !== null && respond(state, res, client, grant, path, query, ifNoneMatch))
+    .catch((e) => internalError(state, req, res, e));
+}
+
+const HOST_REFUSALS = {
+  missing: problem(400, 'Malformed HTTP request: HTTP/1.1 requires a Host header.'),
+  repeated: problem(400, 'Malformed HTTP request: more than one Host header.'),
+  foreign: problem(403, 'The Host header names a host this server does not answer for.'),
+} as const;
+
+/**
+ * Answers a request that no route may see (no Host, two Hosts or one not served, a method other
+ * than GET/HEAD, an over-long target).
+ */
+function refuseRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, url: string): boolean {
+  const host = checkHost(req, seen.hostCount, state.hosts);
+  if (host !== 'ok') {
+    // A malformed head says nothing reliable about the next request on its connection.
+    if (host !== 'foreign') res.shouldKeepAlive = false;
+    sendProblem(state, res, HOST_REFUSALS[host]);
+    return true;
+  }
+  const method = req.method;
+  if (method !== 'GET' && method !== 'HEAD') {
+    sendProblem(state, res, problem(405, `Method ${method} is not allowed; use GET or HEAD.`), { Allow: ALLOW });
+    return true;
+  }
+  if (url.length > state.maxUrl) {
+    sendProblem(state, res, problem(414, `The request target is longer than ${state.maxUrl} characters.`));
+    return true;
+  }
+  return false;
+}
+
+/** The admitted request's answer: 200, 304 when If-None-Match names the ETag, or the route's 400/404. */
+function respond(
+  state: ServerState,
+  res: http.ServerResponse,
+  client: Client,
+  grant: Grant,
+  path: string,
+  query: string,
+  ifNoneMatch: string,
+): void {
+  let body: string;
+  try {
+    body = answer(state.geo, path, query);
+  } catch (e) {
+    if (!(e instanceof GeoLookupError) || e.status >= 500) throw e;
+    const headers = rateHeaders(client, grant.remaining, grant.resetIn, grant.burst);
+    // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
+    if (e.status === 404 && !(e instanceof UnknownRouteError)) {
+      headers['Cache-Control'] = state.cacheControl;
+      headers.ETag = state.etag;
+    }
+    sendProblem(state, res, e.toProblem(), headers);
+    return;
+  }
+  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, state.etag)) sendNotModified(state, res, client, grant);
+  else sendAnswer(state, res, client, grant, body);
+}

@@ -1,0 +1,35 @@
+import { build } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
+import { CLIENT_BUNDLE, CLIENT_ENTRY, clientBuildOptions } from './src/playground/client-build.js';
+
+const shared = {
+  target: 'node20',
+  platform: 'node',
+  // dist/ is emptied by `npm run build` first: the two builds run at once, so neither cleans.
+  clean: false,
+  sourcemap: false,
+  splitting: false,
+  // The library and the dependencies in package.json are installed beside this package; esbuild
+  // bundles the playground's page only when the playground runs from the sources.
+  external: [/^node:/, 'geolookup', 'esbuild', 'pino', 'prom-client', 'rate-limiter-flexible', 'redis', 'leaflet'],
+} satisfies Options;
+
+export default defineConfig([
+  // The server, for import and require.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
+  },
+  // The commands the geolookup CLI runs from this package, and the playground's outline worker.
+  {
+    ...shared,
+    entry: { cli: 'src/cli/index.ts', 'playground-worker': 'src/playground/outline-worker.ts' },
+    format: ['esm'],
+    // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
+    onSuccess: async () => {
+      await build({ ...clientBuildOptions(CLIENT_ENTRY), outfile: CLIENT_BUNDLE });
+    },
+  },
+]);

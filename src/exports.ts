@@ -1,0 +1,11 @@
+// What the Node and browser entries both export: errors, the input rules, the operation table and
+// types. One list, so the two entries cannot drift apart (test/integration/errors-identity.test.ts).
+
+export * from './lookup/errors.js';
+export { coordinateError } from './lookup/validate.js';
+export type { GeoLookup } from './lookup/engine.js';
+export type { BBox, BoxQueries } from './lookup/boxes.js';
+export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
+export type { BinaryInput } from './format/container.js';
+export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
+export type { MultiPolygon } from './export/geometry-of.js';
