@@ -1,4 +1,4 @@
-// Writes docs/openapi.json, the server's OpenAPI document for the default settings (a running
+// Writes packages/server/docs/openapi.json, the server's OpenAPI document for the default settings (a running
 // server answers its own at /openapi.json), formatted as the linter wants it.
 // test/integration/server-openapi.test.ts checks it is current. Run: node --import tsx scripts/openapi.ts
 import { execFileSync } from 'node:child_process';
@@ -6,6 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openApiDocument } from '../packages/server/src/server/openapi.js';
 
-const file = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
+const file = fileURLToPath(new URL('../packages/server/docs/openapi.json', import.meta.url));
 writeFileSync(file, `${JSON.stringify(openApiDocument(), null, 2)}\n`);
 execFileSync('npx', ['biome', 'format', '--write', file], { stdio: 'inherit' });

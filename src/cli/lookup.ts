@@ -3,7 +3,10 @@
 // theirs and lists the other commands too.
 
 import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError, type GeoLookup } from '../index.js';
+import { createRequire } from 'node:module';
+import { FORMAT_VERSION } from '../format/container.js';
 import { resolveDataPath } from '../node/data-path.js';
+import { callOperation, OPERATIONS, type Operation } from '../operations.js';
 import {
   defineCommand,
   EXIT,
@@ -19,6 +22,7 @@ import {
 const OPTIONS = {
   json: { type: 'boolean', help: 'print {"data": ...} or {"error": problem} as JSON' },
   data: DATA_OPTION,
+  version: { type: 'boolean', help: "the package's version, and the dataset's format and sources" },
 } as const;
 
 const EXIT_TEXT =
@@ -31,28 +35,29 @@ interface Lookup {
   call: (geo: GeoLookup, a: string[]) => string | boolean;
 }
 
-const LOOKUPS: Record<string, Lookup> = {
-  country: {
-    args: ['<lat>', '<lon>'],
-    answer: 'ISO 3166-1 alpha-3 code, e.g. FRA',
-    call: (geo, a) => geo.countryFromGps(a[0], a[1]),
-  },
-  subdivision: {
-    args: ['<lat>', '<lon>'],
-    answer: 'ISO 3166-2 code, e.g. FR-75C',
-    call: (geo, a) => geo.subdivisionFromGps(a[0], a[1]),
-  },
-  'in-country': {
-    args: ['<CODE>', '<lat>', '<lon>'],
-    answer: 'true or false',
-    call: (geo, a) => geo.isInCountry(a[0], a[1], a[2]),
-  },
-  'in-subdivision': {
-    args: ['<CODE>', '<lat>', '<lon>'],
-    answer: 'true or false',
-    call: (geo, a) => geo.isInSubdivision(a[0], a[1], a[2]),
-  },
+const ANSWERS: Record<Operation['answer'], string> = {
+  country: 'ISO 3166-1 alpha-3 code, e.g. FRA',
+  subdivision: 'ISO 3166-2 code, e.g. FR-75C',
+  boolean: 'true or false',
 };
+
+/** One command per operation of the library's table: `geolookup in-country FRA 48.85 2.35`. */
+const LOOKUPS: Record<string, Lookup> = Object.fromEntries(
+  OPERATIONS.map((op): [string, Lookup] => [
+    op.command,
+    op.code === null
+      ? {
+          args: ['<lat>', '<lon>'],
+          answer: ANSWERS[op.answer],
+          call: (geo, a) => callOperation(geo, op, undefined, a[0], a[1]),
+        }
+      : {
+          args: ['<CODE>', '<lat>', '<lon>'],
+          answer: ANSWERS[op.answer],
+          call: (geo, a) => callOperation(geo, op, a[0], a[1], a[2]),
+        },
+  ]),
+);
 
 export const MAIN = defineCommand({
   name: 'geolookup',
@@ -99,6 +104,7 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
     out(helpText(lookup ? lookupSpec(command, lookup) : MAIN));
     return EXIT.ok;
   }
+  if (values.version) return printVersion(values.data, out, err);
   if (command === undefined) {
     err(helpText(MAIN));
     return EXIT.badInput;
@@ -121,6 +127,23 @@ function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?:
     err(`geolookup: ${e.message}`);
     if (e instanceof ValidationError) return EXIT.badInput;
     if (e instanceof NotFoundError) return EXIT.notFound;
+    return EXIT.error;
+  }
+}
+
+/** `geolookup --version`: this package, and the dataset a lookup would read (--data), with its sources. */
+function printVersion(data: string | undefined, out: Print, err: Print): number {
+  const pkg = createRequire(import.meta.url)('geolookup/package.json') as { version: string };
+  out(`geolookup ${pkg.version}`);
+  try {
+    const path = resolveDataPath(data);
+    const meta = createGeoLookup(path).meta;
+    out(`dataset ${meta.name} (format ${FORMAT_VERSION}): ${path}`);
+    for (const s of meta.sources) out(`  ${s.name} ${s.version}`);
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof GeoLookupError)) throw e;
+    err(`geolookup: ${e.message}`);
     return EXIT.error;
   }
 }

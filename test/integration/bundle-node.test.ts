@@ -179,10 +179,74 @@ describe.each(['esm', 'cjs'] as const)(
   },
 );
 
-describe('the packed package installed into another project', () => {
+describe('the packed packages installed into other projects', () => {
   const pkg = join(work, 'pkg');
   const app = join(work, 'app');
+  const tarballs: Record<string, string> = {};
   let installedBy = '';
+
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // --ignore-scripts: packing would otherwise run `prepare` (the data build) in the staged copy.
+  const pack = (dir: string) =>
+    join(
+      work,
+      npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', work], dir).trim().split('\n').pop()!,
+    );
+
+  /** A new project with `names` installed from their tarballs; returns its folder. */
+  function install(folder: string, names: string[]): string {
+    const dir = join(work, folder);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: folder, version: '1.0.0', private: true }));
+    const files = names.map((n) => tarballs[n]);
+    try {
+      npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files], dir);
+      installedBy = 'npm install --offline';
+    } catch (err) {
+      // No npm cache for the dependencies (a fresh machine without network): unpack the same
+      // tarballs and link their dependencies from this checkout instead.
+      for (const [name, file] of names.map((n) => [n, tarballs[n]])) {
+        const target = join(dir, 'node_modules', name);
+        mkdirSync(target, { recursive: true });
+        execFileSync('tar', ['-xzf', file, '-C', target, '--strip-components=1']);
+        const deps = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).dependencies ?? {};
+        for (const dep of Object.keys(deps))
+          symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep), 'dir');
+      }
+      installedBy = `unpacked tarballs with linked dependencies (npm install --offline failed: ${String(err).split('\n')[0]})`;
+    }
+    return dir;
+  }
+
+  /** The packages npm installed into a project (from its lock file), by name. */
+  function installed(dir: string): string[] {
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    return Object.keys(lock.packages)
+      .filter((p) => p !== '')
+      .map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .sort();
+  }
+
+  /** `name`'s dependencies and theirs, as the project's lock file resolved them. */
+  function closure(dir: string, name: string): Set<string> {
+    type Entry = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, Entry>;
+    };
+    const seen = new Set<string>();
+    const queue = [name];
+    while (queue.length) {
+      const next = queue.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const entry = lock.packages[`node_modules/${next}`];
+      queue.push(...Object.keys({ ...entry?.dependencies, ...entry?.optionalDependencies }));
+    }
+    return seen;
+  }
 
   beforeAll(async () => {
     // dist/ as `npm run build` makes it, into a private folder (test/integration/package.test.ts rebuilds
@@ -193,27 +257,12 @@ describe('the packed package installed into another project', () => {
       await build({ ...config, config: false, outDir: join(pkg, 'dist'), dts: false, sourcemap: false, silent: true });
     copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
     place(dataset, join(pkg, 'dist-data', 'world.geolookup'));
-    const npm = (args: string[], cwd: string) =>
-      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    // --ignore-scripts: packing would otherwise run `prepare` (the data build) in the staged copy.
-    const tarball = join(pkg, npm(['pack', '--ignore-scripts', '--silent'], pkg).trim().split('\n').pop()!);
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    try {
-      npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
-      installedBy = 'npm install --offline';
-    } catch (err) {
-      // No npm cache for the dependencies (a fresh machine without network): unpack the same
-      // tarball and link the dependencies from this checkout instead.
-      const target = join(app, 'node_modules', 'geolookup');
-      mkdirSync(target, { recursive: true });
-      execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-      for (const dep of Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies)) {
-        symlinkSync(join(root, 'node_modules', dep), join(app, 'node_modules', dep), 'dir');
-      }
-      installedBy = `unpacked tarball with linked dependencies (npm install --offline failed: ${String(err).split('\n')[0]})`;
-    }
-    console.log(`bundle-node: package installed by ${installedBy}`);
+    tarballs.geolookup = pack(pkg);
+    // The products as `npm run build` built them (no test rebuilds packages/*/dist).
+    tarballs['@geolookup/server'] = pack(join(root, 'packages', 'server'));
+    tarballs['@geolookup/client'] = pack(join(root, 'packages', 'client'));
+    install('app', ['geolookup', '@geolookup/server', '@geolookup/client']);
+    console.log(`bundle-node: packages installed by ${installedBy}`);
   });
 
   /** Every entry point, each given the dataset its own way; prints JSON. */
@@ -258,7 +307,7 @@ const P = [47.6969, 8.6908];
     writeFileSync(
       join(app, 'check.cjs'),
       script(`const fs = require('node:fs'); const g = require('geolookup'); const browser = require('geolookup/browser');
-const { createClient } = require('geolookup/client'); const { createServer } = require('geolookup/server');`),
+const { createClient } = require('@geolookup/client'); const { createServer } = require('@geolookup/server');`),
     );
     const r = spawnSync(process.execPath, ['check.cjs'], { cwd: app, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -269,7 +318,7 @@ const { createClient } = require('geolookup/client'); const { createServer } = r
     writeFileSync(
       join(app, 'check.mjs'),
       script(`import fs from 'node:fs'; import * as g from 'geolookup'; import * as browser from 'geolookup/browser';
-import { createClient } from 'geolookup/client'; import { createServer } from 'geolookup/server';`),
+import { createClient } from '@geolookup/client'; import { createServer } from '@geolookup/server';`),
     );
     const r = spawnSync(process.execPath, ['check.mjs'], { cwd: app, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -279,7 +328,7 @@ import { createClient } from 'geolookup/client'; import { createServer } from 'g
   it('from `node -e` in another folder (a global __dirname of ".") the client still finds the dataset', () => {
     const elsewhere = join(app, 'elsewhere');
     mkdirSync(elsewhere, { recursive: true });
-    const code = `require('${join(app, 'node_modules', 'geolookup', 'dist', 'client', 'index.cjs')}').createClient({ offline: true }).countryFromGps(48.8566, 2.3522).then((r) => console.log(r.data))`;
+    const code = `require('${join(app, 'node_modules', '@geolookup', 'client', 'dist', 'index.cjs')}').createClient({ offline: true }).countryFromGps(48.8566, 2.3522).then((r) => console.log(r.data))`;
     const r = spawnSync(process.execPath, ['-e', code], { cwd: elsewhere, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(lib.countryFromGps(48.8566, 2.3522));
@@ -291,5 +340,41 @@ import { createClient } from 'geolookup/client'; import { createServer } from 'g
       .sort();
     expect(files).toContain(join('dist-data', 'world.geolookup'));
     expect(files.filter((f) => f.startsWith('src') || f.startsWith('test') || f.startsWith('build-data'))).toEqual([]);
+  });
+
+  // What each package adds to a project: the core and the client nothing but themselves; the server
+  // its own dependencies (npm's lock file; skipped where npm could not install offline).
+  it('the core adds one package and answers from its CLI; serve names the package it needs', (ctx) => {
+    const dir = install('core-only', ['geolookup']);
+    if (!existsSync(join(dir, 'package-lock.json'))) ctx.skip();
+    expect(installed(dir)).toEqual(['geolookup']);
+    const bin = join(dir, 'node_modules', '.bin', 'geolookup');
+    expect(spawnSync(bin, ['country', '48.8566', '2.3522'], { cwd: dir, env: env(), encoding: 'utf8' }).stdout).toBe(
+      `${lib.countryFromGps(48.8566, 2.3522)}\n`,
+    );
+    const serve = spawnSync(bin, ['serve', '--keys', 'k.json'], { cwd: dir, env: env(), encoding: 'utf8' });
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toMatch(/install @geolookup\/server/);
+  });
+
+  it('the client adds one package and holds no dataset', (ctx) => {
+    const dir = install('client-only', ['@geolookup/client']);
+    if (!existsSync(join(dir, 'package-lock.json'))) ctx.skip();
+    expect(installed(dir)).toEqual(['@geolookup/client']);
+    const files = readdirSync(join(dir, 'node_modules', '@geolookup', 'client'), { recursive: true }).map(String);
+    expect(files.filter((f) => f.endsWith('.geolookup'))).toEqual([]);
+  });
+
+  it('the server adds the core and its own dependencies only, Redis not among them', (ctx) => {
+    if (!existsSync(join(app, 'package-lock.json'))) ctx.skip();
+    const server = closure(app, '@geolookup/server');
+    const ours = ['geolookup', '@geolookup/server', '@geolookup/client'];
+    expect(installed(app).filter((p) => !ours.includes(p) && !server.has(p))).toEqual([]);
+    const own = Object.keys(
+      JSON.parse(readFileSync(join(root, 'packages', 'server', 'package.json'), 'utf8')).dependencies,
+    );
+    for (const dep of own) expect(server.has(dep), dep).toBe(true);
+    expect(installed(app)).not.toContain('redis');
+    console.log(`bundle-node: core + server + client install ${installed(app).length} packages`);
   });
 });

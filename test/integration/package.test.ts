@@ -2,7 +2,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { builtinModules } from 'node:module';
+import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { checksum32, HEADER_BYTES, sealOf } from '../../src/format/container.js';
@@ -54,7 +55,7 @@ describe('module formats', () => {
 });
 
 describe('what the package ships', () => {
-  it('only what the runtime reads: the datasets (world, lite) and their reports, no .geobuf, no source maps; each dependency imported by dist/', () => {
+  it('only what the runtime reads and the docs: the datasets (world, lite) and their reports, no .geobuf, no source maps, no dependency', () => {
     const [pack] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     ) as { files: { path: string }[] }[];
@@ -67,19 +68,45 @@ describe('what the package ships', () => {
     // The data's licences and the attribution ODbL and GeoNutzV ask for travel with the data.
     expect(files).toContain('DATA-LICENSE.md');
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // No runtime dependency: what dist/ imports is bundled (tsup.config.ts).
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
     const dist = files
       .filter((f) => /^dist\/.*\.(c?js)$/.test(f))
       .map((f) => readFileSync(join(root, f), 'utf8'))
       .join('\n');
-    const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const name of Object.keys(dependencies)) expect(dist, name).toMatch(new RegExp(`["']${name}["'/]`));
+    const bare = [...dist.matchAll(/(?:from |import\(|require\()\s*['"]([^'"./][^'"]*)['"]/g)].map((m) => m[1]);
+    expect([...new Set(bare.filter((b) => !b.startsWith('node:') && !builtinModules.includes(b)))]).toEqual([]);
+  });
+
+  it("every relative link in each package's shipped Markdown resolves to a file the package ships", () => {
+    for (const dir of ['.', 'packages/server', 'packages/client']) {
+      const [pack] = JSON.parse(
+        execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+          cwd: join(root, dir),
+          encoding: 'utf8',
+        }),
+      ) as { files: { path: string }[] }[];
+      const shipped = new Set(pack.files.map((f) => f.path));
+      const broken: string[] = [];
+      for (const md of [...shipped].filter((f) => f.endsWith('.md'))) {
+        const text = readFileSync(join(root, dir, md), 'utf8');
+        for (const m of text.matchAll(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g)) {
+          if (/^[a-z]+:/i.test(m[1])) continue;
+          const target = posix.normalize(posix.join(posix.dirname(md), m[1]));
+          if (!shipped.has(target) && ![...shipped].some((f) => f.startsWith(`${target}/`)))
+            broken.push(`${dir}/${md}: ${m[1]}`);
+        }
+      }
+      expect(broken, dir).toEqual([]);
+    }
   });
 });
 
-describe('server entry', () => {
-  it('geolookup/server serves the embedded dataset over a real socket', () => {
+describe('server package', () => {
+  it('@geolookup/server, linked in the workspace, serves the embedded dataset over a real socket', () => {
     const script =
-      "import { createServer } from 'geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
+      "import { createServer } from '@geolookup/server'; const s = createServer({ allowAnonymous: true }); s.listen(0, '127.0.0.1', async () => { const r = await fetch('http://127.0.0.1:' + s.address().port + '/geo/country/fromGps/48.8566,2.3522'); console.log(r.status, await r.text()); s.close(); process.exit(0); });";
     const r = node(['--input-type=module', '-e', script]);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('200 FRA');
@@ -117,6 +144,14 @@ describe('CLI', () => {
     expect(cli('in-country', 'FR', '1', '1').status).toBe(2);
     expect(cli('country', '1').status).toBe(2);
     expect(cli('frobnicate').status).toBe(2);
+  });
+  it('--version prints the package and the dataset with its sources', () => {
+    const r = cli('--version');
+    expect(r.status).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(r.stdout.split('\n')[0]).toBe(`geolookup ${version}`);
+    expect(r.stdout).toMatch(/^dataset world \(format \d+\): .*world\.geolookup$/m);
+    expect(r.stdout).toMatch(/OpenStreetMap/);
   });
   it('--help prints usage', () => {
     const r = cli('--help');

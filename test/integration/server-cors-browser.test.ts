@@ -50,7 +50,7 @@ describe.skipIf(skipBrowser)('CORS in headless Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'geolookup-cors-page-'));
     const { build } = await import('esbuild');
     await build({
-      entryPoints: [join(root, 'src/client/index.ts')],
+      entryPoints: [join(root, 'packages/client/src/index.ts')],
       bundle: true,
       format: 'esm',
       platform: 'browser',

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, openApiDocument, type OpenApiSettings } from '../../packages/server/src/server/openapi.js';
-import { OPERATIONS } from '../../packages/server/src/server/routes.js';
+import { OPERATIONS } from '../../src/operations.js';
 import { request } from '../support/loopback.js';
 import { type Exchange, responseChecker } from '../support/openapi-check.js';
 import { checkConnections, recorded, wireExchanges } from '../support/openapi-conformance.js';
@@ -15,7 +15,7 @@ import { get, KEY, rawGet, start, useServerFixture } from '../support/server-fix
 
 useServerFixture();
 
-const docsFile = new URL('../../docs/openapi.json', import.meta.url);
+const docsFile = new URL('../../packages/server/docs/openapi.json', import.meta.url);
 
 async function expectValid(doc: Record<string, unknown>): Promise<void> {
   const result = await validate(structuredClone(doc) as never);
@@ -40,7 +40,7 @@ describe('the document', () => {
     expect((await validate(structuredClone(doc) as never)).valid).toBe(false);
   });
 
-  it('docs/openapi.json is the document for the default settings (node --import tsx scripts/openapi.ts)', () => {
+  it('packages/server/docs/openapi.json is the document for the default settings (node --import tsx scripts/openapi.ts)', () => {
     expect(JSON.parse(readFileSync(docsFile, 'utf8'))).toEqual(openApiDocument());
   });
 

@@ -4,6 +4,7 @@
 
 import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
+import { callOperation, OPERATIONS, type Operation } from '../../../src/operations.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
@@ -101,7 +102,24 @@ export const CLIENT_DEFAULTS = Object.freeze({
   cacheWarningInterval: 100,
 });
 
-type Operation = 'countryFromGps' | 'subdivisionFromGps' | 'isInCountry' | 'isInSubdivision';
+type Call = (
+  op: Operation,
+  code: string | undefined,
+  lat: Coordinate,
+  lon: Coordinate,
+) => Promise<ClientResult<string | boolean>>;
+
+/** The client's method for each operation of the table: (lat, lon), or (code, lat, lon). */
+function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {
+  const methods: Record<string, unknown> = {};
+  for (const op of OPERATIONS) {
+    methods[op.id] =
+      op.code === null
+        ? (lat: Coordinate, lon: Coordinate) => call(op, undefined, lat, lon)
+        : (code: string, lat: Coordinate, lon: Coordinate) => call(op, code, lat, lon);
+  }
+  return methods as unknown as Pick<GeoLookupClient, Operation['id']>;
+}
 
 function defaultLogger(message: string): void {
   const proc = (
@@ -176,29 +194,22 @@ function formatCoordinate(value: unknown): string {
   return String(value);
 }
 
+/** The operation's route with its parameters filled in: the pair in the path, or the code in the path and the pair in the query. */
 function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown): string {
   const enc = (v: unknown) => encodeURIComponent(formatCoordinate(v));
-  switch (op) {
-    case 'countryFromGps':
-      return `/geo/country/fromGps/${enc(lat)},${enc(lon)}`;
-    case 'subdivisionFromGps':
-      return `/geo/subdivision/fromGps/${enc(lat)},${enc(lon)}`;
-    case 'isInCountry':
-      return `/geo/country/${encodeURIComponent(String(code))}/isInCountry?latitude=${enc(lat)}&longitude=${enc(lon)}`;
-    case 'isInSubdivision':
-      return `/geo/subdivision/${encodeURIComponent(String(code))}/isInSubdivision?latitude=${enc(lat)}&longitude=${enc(lon)}`;
-  }
+  if (op.code === null) return op.path.replace('{latitude},{longitude}', `${enc(lat)},${enc(lon)}`);
+  return `${op.path.replace(`{${op.code}}`, encodeURIComponent(String(code)))}?latitude=${enc(lat)}&longitude=${enc(lon)}`;
 }
 
 function parseData(op: Operation, body: string): string | boolean {
   const text = body.trim();
-  if (op === 'isInCountry' || op === 'isInSubdivision') {
+  if (op.answer === 'boolean') {
     if (text === 'true') return true;
     if (text === 'false') return false;
   } else if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(text)) {
     return text;
   }
-  throw new GeoLookupError(`Unexpected response body for ${op}: ${JSON.stringify(text.slice(0, 80))}`, 502);
+  throw new GeoLookupError(`Unexpected response body for ${op.id}: ${JSON.stringify(text.slice(0, 80))}`, 502);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -244,10 +255,7 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   }
   return {
     mode: 'offline',
-    countryFromGps: (lat, lon) => run((e) => e.countryFromGps(lat, lon)),
-    subdivisionFromGps: (lat, lon) => run((e) => e.subdivisionFromGps(lat, lon)),
-    isInCountry: (code, lat, lon) => run((e) => e.isInCountry(code, lat, lon)),
-    isInSubdivision: (code, lat, lon) => run((e) => e.isInSubdivision(code, lat, lon)),
+    ...operationMethods((op, code, lat, lon) => run((e) => callOperation(e, op, code, lat, lon))),
     clearCache: async () => {},
   };
 }
@@ -386,7 +394,7 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     lon: Coordinate,
   ): Promise<ClientResult<T>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
-    const key = cache ? cacheKey(op, code, lat, lon) : null;
+    const key = cache ? cacheKey(op.id, code, lat, lon) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));
       const hit = readAnswer(stored, Date.now());
@@ -421,10 +429,7 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
 
   return {
     mode: 'remote',
-    countryFromGps: (lat, lon) => lookup<string>('countryFromGps', undefined, lat, lon),
-    subdivisionFromGps: (lat, lon) => lookup<string>('subdivisionFromGps', undefined, lat, lon),
-    isInCountry: (code, lat, lon) => lookup<boolean>('isInCountry', code, lat, lon),
-    isInSubdivision: (code, lat, lon) => lookup<boolean>('isInSubdivision', code, lat, lon),
+    ...operationMethods(lookup),
     async clearCache() {
       if (cache) await cache.clear();
     },

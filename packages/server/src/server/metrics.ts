@@ -4,7 +4,7 @@
 
 import { Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import type { KeyStore } from './keys.js';
-import { OPERATIONS } from './routes.js';
+import { OPERATIONS } from 'geolookup';
 
 /** Route label values: the four operations, then the paths without a key, then anything else. */
 export const ROUTE_LABELS = [...OPERATIONS.map((o) => o.id), 'healthz', 'openapi', 'metrics', 'other'] as const;

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the server, generated from the route table (routes.ts) and the
+// The OpenAPI 3.1 document of the server, generated from the library's operation table (OPERATIONS) and the
 // values the response writers use, for the server's own settings; served at /openapi.json.
 // docs/openapi.json is this document for the default settings (test/integration/server-openapi.test.ts
 // checks it is current, and that every response the server tests receive conforms to it).
@@ -6,7 +6,7 @@
 import { PROBLEM } from './responses.js';
 import { CORS } from './cors.js';
 import { COMPONENTS, header, problemResponse, rateHeaders, response } from './openapi-components.js';
-import { OPERATIONS, type Operation } from './routes.js';
+import { OPERATIONS, type Operation } from 'geolookup';
 import type { ServerState } from './state.js';
 
 type Json = Record<string, unknown>;
@@ -98,13 +98,6 @@ function operation(op: Operation, s: OpenApiSettings): Json {
   };
 }
 
-const SUMMARIES: Record<string, string> = {
-  countryFromGps: 'Country at a point',
-  subdivisionFromGps: 'ISO 3166-2 subdivision at a point',
-  isInCountry: 'Whether a point is in a country',
-  isInSubdivision: 'Whether a point is in a subdivision',
-};
-
 /** Paths that need no key and count against no limit. */
 function openPaths(s: OpenApiSettings): Json {
   const open = (description: string, type: string, schema: Json): Json => ({
@@ -173,7 +166,7 @@ function description(s: OpenApiSettings): string {
 /** The document for a server with these settings. */
 export function openApiDocument(settings: OpenApiSettings = DEFAULT_SETTINGS): Json {
   const paths: Json = {};
-  for (const op of OPERATIONS) paths[op.path] = { get: { summary: SUMMARIES[op.id], ...operation(op, settings) } };
+  for (const op of OPERATIONS) paths[op.path] = { get: { summary: op.summary, ...operation(op, settings) } };
   return {
     openapi: '3.1.0',
     info: {

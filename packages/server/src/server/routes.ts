@@ -1,47 +1,39 @@
-// The four routes of the service: URL → library call → plain-text body.
+// The routes of the service, one per operation of the library's table: URL → library call → plain-text body.
 // Coordinate and code strings go to the library as they are (after percent-decoding),
 // so the HTTP API applies exactly the library's input rules.
 
-import type { GeoLookup } from 'geolookup';
-import { NotFoundError, ValidationError, type FieldErrors } from 'geolookup';
-import { coordinateError } from 'geolookup';
-
-const COUNTRY_GPS = '/geo/country/fromGps/';
-const SUBDIVISION_GPS = '/geo/subdivision/fromGps/';
-const IS_IN_COUNTRY = /^\/geo\/country\/([^/]*)\/isInCountry$/;
-const IS_IN_SUBDIVISION = /^\/geo\/subdivision\/([^/]*)\/isInSubdivision$/;
+import {
+  callOperation,
+  coordinateError,
+  type FieldErrors,
+  type GeoLookup,
+  NotFoundError,
+  OPERATIONS,
+  type Operation,
+  ValidationError,
+} from 'geolookup';
 
 /**
- * The route table: the four operations as the OpenAPI document (openapi.ts) describes them and the
- * metrics name them. answer() dispatches on the prefixes above; operationOf() mirrors it.
+ * Each operation's route split at its parameters: a path is the operation's when it starts with
+ * `prefix` and ends with `suffix`; between them the coordinate pair, or a code (no '/'). The first
+ * match wins, in the table's order, so /geo/country/fromGps/… is never read as a code.
  */
-export const OPERATIONS = [
-  { id: 'countryFromGps', path: '/geo/country/fromGps/{latitude},{longitude}', code: null, answer: 'country' },
-  {
-    id: 'subdivisionFromGps',
-    path: '/geo/subdivision/fromGps/{latitude},{longitude}',
-    code: null,
-    answer: 'subdivision',
-  },
-  { id: 'isInCountry', path: '/geo/country/{countryCode}/isInCountry', code: 'countryCode', answer: 'boolean' },
-  {
-    id: 'isInSubdivision',
-    path: '/geo/subdivision/{subdivisionCode}/isInSubdivision',
-    code: 'subdivisionCode',
-    answer: 'boolean',
-  },
-] as const;
-
-export type Operation = (typeof OPERATIONS)[number];
+const ROUTE_PARTS = OPERATIONS.map((op) => ({
+  op,
+  prefix: op.path.slice(0, op.path.indexOf('{')),
+  suffix: op.path.slice(op.path.lastIndexOf('}') + 1),
+}));
 
 const ROUTES = OPERATIONS.map((o) => (o.code ? `${o.path}?latitude={latitude}&longitude={longitude}` : o.path));
 
 /** The index in OPERATIONS of the operation that answers `path` (without the query), or -1. */
 export function operationOf(path: string): number {
-  if (path.startsWith(COUNTRY_GPS)) return 0;
-  if (path.startsWith(SUBDIVISION_GPS)) return 1;
-  if (IS_IN_COUNTRY.test(path)) return 2;
-  return IS_IN_SUBDIVISION.test(path) ? 3 : -1;
+  for (let i = 0; i < ROUTE_PARTS.length; i++) {
+    const { op, prefix, suffix } = ROUTE_PARTS[i];
+    if (!path.startsWith(prefix) || !path.endsWith(suffix) || path.length < prefix.length + suffix.length) continue;
+    if (op.code === null || path.indexOf('/', prefix.length) === path.length - suffix.length) return i;
+  }
+  return -1;
 }
 
 function clip(s: string, n = 80): string {
@@ -151,9 +143,10 @@ function codeFromPath(raw: string, field: 'countryCode' | 'subdivisionCode'): { 
  * Code problems found by the library, for reporting them along with structural query problems:
  * the check runs with a valid stand-in point, so only the code can fail.
  */
-function codeProblems(check: () => unknown, field: string): FieldErrors {
+function codeProblems(geo: GeoLookup, op: Operation, code: string): FieldErrors {
+  const field = op.code as string;
   try {
-    check();
+    callOperation(geo, op, code, 0, 0);
   } catch (e) {
     if (e instanceof ValidationError && e.errors[field]) return { [field]: e.errors[field] };
   }
@@ -165,39 +158,22 @@ function codeProblems(check: () => unknown, field: string): FieldErrors {
  * Returns the plain-text body; throws ValidationError (400) or NotFoundError (404).
  */
 export function answer(geo: GeoLookup, path: string, query: string): string {
-  if (path.startsWith(COUNTRY_GPS)) {
-    const [lat, lon] = pathPair(path.slice(COUNTRY_GPS.length));
-    return geo.countryFromGps(lat!, lon!);
+  const i = operationOf(path);
+  if (i === -1) throw unknownPath(path);
+  const { op, prefix, suffix } = ROUTE_PARTS[i];
+  const inner = path.slice(prefix.length, path.length - suffix.length);
+  if (op.code === null) {
+    const [lat, lon] = pathPair(inner);
+    return String(callOperation(geo, op, undefined, lat!, lon!));
   }
-  if (path.startsWith(SUBDIVISION_GPS)) {
-    const [lat, lon] = pathPair(path.slice(SUBDIVISION_GPS.length));
-    return geo.subdivisionFromGps(lat!, lon!);
+  const field = op.code;
+  const { code, extra: codeExtra } = codeFromPath(inner, field);
+  const { lat, lon, extra } = queryPair(query);
+  if (codeExtra[field] || extra.latitude || extra.longitude) {
+    const codeErrs = codeExtra[field] ? codeExtra : codeProblems(geo, op, code);
+    throw invalid({ ...codeErrs, ...extra }, lat, lon);
   }
-  let m = IS_IN_COUNTRY.exec(path);
-  if (m !== null) {
-    const { code, extra: codeExtra } = codeFromPath(m[1], 'countryCode');
-    const { lat, lon, extra } = queryPair(query);
-    if (codeExtra.countryCode || extra.latitude || extra.longitude) {
-      const codeErrs = codeExtra.countryCode
-        ? codeExtra
-        : codeProblems(() => geo.isInCountry(code, 0, 0), 'countryCode');
-      throw invalid({ ...codeErrs, ...extra }, lat, lon);
-    }
-    return geo.isInCountry(code, lat!, lon!) ? 'true' : 'false';
-  }
-  m = IS_IN_SUBDIVISION.exec(path);
-  if (m !== null) {
-    const { code, extra: codeExtra } = codeFromPath(m[1], 'subdivisionCode');
-    const { lat, lon, extra } = queryPair(query);
-    if (codeExtra.subdivisionCode || extra.latitude || extra.longitude) {
-      const codeErrs = codeExtra.subdivisionCode
-        ? codeExtra
-        : codeProblems(() => geo.isInSubdivision(code, 0, 0), 'subdivisionCode');
-      throw invalid({ ...codeErrs, ...extra }, lat, lon);
-    }
-    return geo.isInSubdivision(code, lat!, lon!) ? 'true' : 'false';
-  }
-  throw unknownPath(path);
+  return String(callOperation(geo, op, code, lat!, lon!));
 }
 
 /** 404 for a path that is none of the routes (not cacheable, unlike a lookup's 404). */
