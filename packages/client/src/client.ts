@@ -28,20 +28,18 @@ export interface ClientResult<T> {
   rateLimit: RateLimitInfo;
 }
 
-export interface GeoLookupClient {
-  /** ISO 3166-1 alpha-3 code of the country at the point; NotFoundError where there is none. */
-  countryFromGps(latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<string>>;
-  /** ISO 3166-2 code of the subdivision at the point; NotFoundError where there is none. */
-  subdivisionFromGps(latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<string>>;
-  /** Whether the point lies in the country (alpha-3). */
-  isInCountry(countryCode: string, latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<boolean>>;
-  /** Whether the point lies in the subdivision (ISO 3166-2). */
-  isInSubdivision(subdivisionCode: string, latitude: Coordinate, longitude: Coordinate): Promise<ClientResult<boolean>>;
+/** The client's form of an operation of the library's table: its arguments, a promise of its answer. */
+export type ClientOperation<K extends Operation['id']> = (
+  ...args: Parameters<GeoLookup[K]>
+) => Promise<ClientResult<ReturnType<GeoLookup[K]>>>;
+
+/** One method per operation (countryFromGps, isInCountry, …; see the library's OPERATIONS), and the client's own. */
+export type GeoLookupClient = { [K in Operation['id']]: ClientOperation<K> } & {
   /** Empties the cache (the built-in one or the custom one). */
   clearCache(): Promise<void>;
   /** 'remote' or 'offline'. */
   readonly mode: 'remote' | 'offline';
-}
+};
 
 /** A function taking one message, or a console-like object with `warn`. */
 export type ClientLogger = ((message: string) => void) | { warn(message: string): void };

@@ -1,4 +1,4 @@
-// Package entry `geolookup/client`: the client for a remote Geolocation Lookup Service or the
+// @geolookup/client: the client for a remote Geolocation Lookup Service or the
 // embedded engine. Imports no Node built-ins (the offline engine is loaded lazily).
 
 export * from '../../../src/lookup/errors.js';
@@ -6,6 +6,7 @@ export { NetworkError, TimeoutError, CLIENT_PROBLEM_TYPES } from './errors.js';
 export { createClient, CLIENT_DEFAULTS } from './client.js';
 export type {
   GeoLookupClient,
+  ClientOperation,
   ClientOptions,
   RemoteClientOptions,
   OfflineClientOptions,
