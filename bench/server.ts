@@ -12,12 +12,14 @@
 // other work shares the machine.
 //
 // BENCH_SECONDS (default 30) per server, split into BENCH_ROUNDS (default 10) alternating rounds;
-// BENCH_CONNECTIONS (default 10); BENCH_PIN=0 to not pin.
+// BENCH_CONNECTIONS (default 10); BENCH_PIN=0 to not pin. BENCH_BASELINE=<file> adds another
+// build's server module (one exporting createServer, e.g. src/server/server.ts of an older
+// checkout) to the same rounds, so a change to the server is compared side by side.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +72,19 @@ const PATHS = [
 ];
 
 const REDIS_MISSING = redisMissing();
+const BASELINE = process.env.BENCH_BASELINE;
 /** The servers measured, in the order of each round. */
-const MODES = ['bare', 'geolookup', ...(REDIS_MISSING ? [] : ['redis', 'redis×2'])] as const;
+const MODES = [
+  'bare',
+  'geolookup',
+  ...(BASELINE ? ['baseline'] : []),
+  ...(REDIS_MISSING ? [] : ['redis', 'redis×2']),
+] as ('bare' | 'geolookup' | 'baseline' | 'redis' | 'redis×2')[];
 type Mode = (typeof MODES)[number];
 const LABELS: Record<Mode, string> = {
   bare: 'bare node:http (constant)',
   geolookup: 'geolookup (keys + limits)',
+  baseline: 'BENCH_BASELINE (the same)',
   redis: 'geolookup --redis, 1 instance',
   'redis×2': 'geolookup --redis, 2 instances',
 };
@@ -92,7 +101,8 @@ async function child(mode: string, keys: string, redis: string | undefined): Pro
       res.end('FRA');
     });
   } else {
-    const { createServer } = await import('../packages/server/src/server/server.js');
+    const module = mode === 'base' ? BASELINE! : '../packages/server/src/server/server.js';
+    const { createServer } = (await import(module)) as typeof import('../packages/server/src/server/server.js');
     // Keys, burst windows and quota accounting on; the limits raised so the bench is not throttled.
     const s = createServer({
       keys,
@@ -204,6 +214,12 @@ async function startServers(keys: string, redis: RedisServer | null) {
   const servers: Partial<Record<Mode, { proc: ChildProcess; port: number }[]>> = {};
   servers.bare = [await startChild('bare', keys, serverCpu(0))];
   servers.geolookup = [await startChild('geo', keys, serverCpu(0))];
+  if (BASELINE) {
+    // Its own copy of the keys: a quota file has one server (quota-lock.ts).
+    const copy = keys.replace(/\.json$/, '-baseline.json');
+    copyFileSync(keys, copy);
+    servers.baseline = [await startChild('base', copy, serverCpu(0))];
+  }
   if (redis) {
     servers.redis = [await startChild('geo', keys, serverCpu(0), redis.url)];
     servers['redis×2'] = [

@@ -1,11 +1,12 @@
-// The paths that need no key and count against no limit, besides /healthz: /openapi.json and
-// /metrics; and the admin listener (`server.admin`), which answers /healthz and /metrics alone.
+// The paths that need no key and count against no limit (routes.ts, OPEN_PATHS): /healthz,
+// /openapi.json and /metrics; and the admin listener (`server.admin`), which answers /healthz and /metrics alone.
 
 import http from 'node:http';
 import { PROBLEM_TYPES } from 'geolookup';
 import { metricsText } from './metrics.js';
 import { METRICS_TYPE, serverDocument } from './openapi.js';
 import { ALLOW, problem, send, sendProblem, TEXT } from './responses.js';
+import { ROUTE, routeOf } from './routes.js';
 import type { ServerState } from './state.js';
 
 /** /healthz: still 200 while Redis is away, the instance answering with limits of its own (docs/SERVER.md). */
@@ -23,9 +24,20 @@ function sendMetrics(state: ServerState, res: http.ServerResponse): void {
   );
 }
 
-/** Answers /openapi.json, and /metrics unless it is left to the admin listener; false for other paths. */
-export function answerOpenPath(state: ServerState, res: http.ServerResponse, path: string): boolean {
-  if (path === '/openapi.json') {
+function sendHealth(state: ServerState, res: http.ServerResponse): void {
+  send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, healthText(state));
+}
+
+/**
+ * Answers an open path of the main port (`route`, routeOf's): /healthz, /openapi.json, and /metrics
+ * unless it is left to the admin listener; false for other routes.
+ */
+export function answerOpenPath(state: ServerState, res: http.ServerResponse, route: number): boolean {
+  if (route === ROUTE.healthz) {
+    sendHealth(state, res);
+    return true;
+  }
+  if (route === ROUTE.openapi) {
     send(
       state,
       res,
@@ -35,7 +47,7 @@ export function answerOpenPath(state: ServerState, res: http.ServerResponse, pat
     );
     return true;
   }
-  if (path === '/metrics' && state.metricsOnMain) {
+  if (route === ROUTE.metrics && state.metricsOnMain) {
     sendMetrics(state, res);
     return true;
   }
@@ -45,12 +57,11 @@ export function answerOpenPath(state: ServerState, res: http.ServerResponse, pat
 function answerAdmin(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
+  const route = routeOf(q === -1 ? url : url.slice(0, q));
   if (req.method !== 'GET' && req.method !== 'HEAD')
     sendProblem(state, res, problem(405, `Method ${req.method} is not allowed; use GET or HEAD.`), { Allow: ALLOW });
-  else if (path === '/healthz')
-    send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, healthText(state));
-  else if (path === '/metrics' && state.metrics !== null) sendMetrics(state, res);
+  else if (route === ROUTE.healthz) sendHealth(state, res);
+  else if (route === ROUTE.metrics && state.metrics !== null) sendMetrics(state, res);
   else {
     const routes = state.metrics !== null ? '/healthz, /metrics' : '/healthz';
     sendProblem(

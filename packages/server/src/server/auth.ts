@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { anonClient, keyClient } from './clients.js';
 import { KEY_LENGTH } from './keys.js';
 import { PADDED, UNKNOWN } from './padded-key.js';
-import { seen } from './request-headers.js';
+import type { RequestHeaders } from './request-headers.js';
 import type { Client, ServerState } from './state.js';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -23,7 +23,7 @@ interface LastKey {
 const scratch = Buffer.alloc(KEY_LENGTH);
 
 /** Why a request without exactly one well-formed X-API-Key is refused (401 detail), or null. */
-function headerProblem(verdict: number): string | null {
+function headerProblem(seen: RequestHeaders, verdict: number): string | null {
   if (seen.keyCount === 0) {
     return seen.authorization
       ? 'The Authorization header is not accepted; send the API key in the X-API-Key header.'
@@ -39,12 +39,17 @@ function headerProblem(verdict: number): string | null {
 }
 
 /**
- * The client behind the request (its headers already read into `seen`), or the 401 detail.
+ * The client behind the request (`seen`: its headers), or the 401 detail.
  * `verdict` is the request's padded-key verdict (takeVerdict).
  */
-export function identify(state: ServerState, req: http.IncomingMessage, verdict: number): Client | string {
+export function identify(
+  state: ServerState,
+  req: http.IncomingMessage,
+  seen: RequestHeaders,
+  verdict: number,
+): Client | string {
   if (seen.keyCount === 0 && state.allowAnonymous) return anonClient(state, req);
-  const problem = headerProblem(verdict);
+  const problem = headerProblem(seen, verdict);
   if (problem !== null) return problem;
   const value = seen.key;
   // Keep-alive connections send the same key again and again: the last accepted one is kept on

@@ -4,42 +4,30 @@
 
 import type http from 'node:http';
 import { GeoLookupError, PROBLEM_TYPES } from 'geolookup';
-import { answerOpenPath, healthText } from './admin.js';
+import { answerOpenPath } from './admin.js';
 import { admit, admitShared, type Grant } from './admission.js';
 import { identify } from './auth.js';
 import { checkHost } from './hosts.js';
 import { applyCors } from './cors.js';
 import { observeRequest } from './observe.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
-import { readHeaders, seen } from './request-headers.js';
-import {
-  ALLOW,
-  etagMatches,
-  problem,
-  rateHeaders,
-  send,
-  sendAnswer,
-  sendNotModified,
-  sendProblem,
-  TEXT,
-} from './responses.js';
-import { answer, UnknownRouteError } from './routes.js';
+import { readHeaders, type RequestHeaders } from './request-headers.js';
+import { ALLOW, etagMatches, problem, rateHeaders, sendAnswer, sendNotModified, sendProblem } from './responses.js';
+import { answer, routeOf, UnknownRouteError } from './routes.js';
 import type { Client, ServerState } from './state.js';
-
-/** The client of the request being handled, once known (for the metrics and the access log). */
-let identified: Client | null = null;
 
 /** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
 export function handleRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
   const observed = state.metrics !== null || state.accessLog !== null;
   const started = observed ? performance.now() : 0;
-  identified = null;
+  // The client, once known, for the metrics and the access log (null before a key is checked).
+  let client: Client | null = null;
   try {
-    handle(state, req, res);
+    client = handle(state, req, res);
   } catch (e) {
     internalError(state, req, res, e);
   }
-  if (observed) observeRequest(state, req, res, identified, started);
+  if (observed) observeRequest(state, req, res, client, started);
 }
 
 function internalError(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, e: unknown): void {
@@ -49,9 +37,10 @@ function internalError(state: ServerState, req: http.IncomingMessage, res: http.
   else res.destroy();
 }
 
-function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
+/** Answers the request (now, or once Redis admits it); returns its client once identified, else null. */
+function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): Client | null {
   const verdict = takeVerdict(req.socket);
-  readHeaders(req.rawHeaders);
+  const seen = readHeaders(req.rawHeaders);
   if (seen.body) {
     // The key scanner cannot follow a body: answer this request, then close the connection.
     desync(req.socket);
@@ -61,32 +50,28 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
     res.shouldKeepAlive = false;
   }
   // A preflight is answered here; other answers to a listed origin get its CORS headers.
-  if (state.cors !== null && applyCors(state.cors, seen.origin, req, res, state.closing)) return;
+  if (state.cors !== null && applyCors(state.cors, seen.origin, req, res, state.closing)) return null;
   const url = req.url ?? '/';
-  if (refuseRequest(state, req, res, url)) return;
+  if (refuseRequest(state, req, res, seen, url)) return null;
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
-  if (path === '/healthz') {
-    send(state, res, 200, { 'Content-Type': TEXT, 'Cache-Control': 'no-store' }, healthText(state));
-    return;
-  }
-  if (answerOpenPath(state, res, path)) return;
-  const client = identify(state, req, verdict);
+  const route = routeOf(path);
+  if (answerOpenPath(state, res, route)) return null;
+  const client = identify(state, req, seen, verdict);
   if (typeof client === 'string') {
     sendProblem(state, res, problem(401, client, PROBLEM_TYPES.authentication), { 'WWW-Authenticate': 'X-API-Key' });
-    return;
+    return null;
   }
-  identified = client;
   if (state.shared === null) {
     const grant = admit(state, res, client);
-    if (grant !== null) respond(state, res, client, grant, path, query, seen.ifNoneMatch);
-    return;
+    if (grant !== null) respond(state, res, client, grant, route, path, query, seen.ifNoneMatch);
+    return client;
   }
-  const ifNoneMatch = seen.ifNoneMatch; // `seen` belongs to the next request once this one awaits Redis
   admitShared(state, res, client, state.shared)
-    .then((grant) => grant !== null && respond(state, res, client, grant, path, query, ifNoneMatch))
+    .then((grant) => grant !== null && respond(state, res, client, grant, route, path, query, seen.ifNoneMatch))
     .catch((e) => internalError(state, req, res, e));
+  return client;
 }
 
 const HOST_REFUSALS = {
@@ -99,7 +84,13 @@ const HOST_REFUSALS = {
  * Answers a request that no route may see (no Host, two Hosts or one not served, a method other
  * than GET/HEAD, an over-long target).
  */
-function refuseRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, url: string): boolean {
+function refuseRequest(
+  state: ServerState,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  seen: RequestHeaders,
+  url: string,
+): boolean {
   const host = checkHost(req, seen.hostCount, state.hosts);
   if (host !== 'ok') {
     // A malformed head says nothing reliable about the next request on its connection.
@@ -125,13 +116,14 @@ function respond(
   res: http.ServerResponse,
   client: Client,
   grant: Grant,
+  route: number,
   path: string,
   query: string,
   ifNoneMatch: string,
 ): void {
   let body: string;
   try {
-    body = answer(state.geo, path, query);
+    body = answer(state.geo, path, query, route);
   } catch (e) {
     if (!(e instanceof GeoLookupError) || e.status >= 500) throw e;
     const headers = rateHeaders(client, grant.remaining, grant.resetIn, grant.burst);

@@ -4,16 +4,7 @@
 
 import { Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import type { KeyStore } from './keys.js';
-import { OPERATIONS } from 'geolookup';
-
-/** Route label values: the four operations, then the paths without a key, then anything else. */
-export const ROUTE_LABELS = [...OPERATIONS.map((o) => o.id), 'healthz', 'openapi', 'metrics', 'other'] as const;
-export const ROUTE = {
-  healthz: ROUTE_LABELS.indexOf('healthz'),
-  openapi: ROUTE_LABELS.indexOf('openapi'),
-  metrics: ROUTE_LABELS.indexOf('metrics'),
-  other: ROUTE_LABELS.indexOf('other'),
-};
+import { ROUTE_LABELS } from './routes.js';
 
 export interface ServerMetrics {
   readonly registry: Registry;

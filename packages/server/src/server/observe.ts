@@ -3,21 +3,10 @@
 
 import type http from 'node:http';
 import { logRequest } from './access-log.js';
-import { countRateLimited, countRequest, ROUTE, ROUTE_LABELS } from './metrics.js';
+import { countRateLimited, countRequest } from './metrics.js';
 import { kSent, type Tagged } from './responses.js';
-import { operationOf } from './routes.js';
+import { ROUTE_LABELS, routeOf } from './routes.js';
 import type { Client, ServerState } from './state.js';
-
-/** The ROUTE_LABELS index of a request target. */
-export function routeOf(url: string): number {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  if (path === '/healthz') return ROUTE.healthz;
-  if (path === '/openapi.json') return ROUTE.openapi;
-  if (path === '/metrics') return ROUTE.metrics;
-  const op = operationOf(path);
-  return op === -1 ? ROUTE.other : op;
-}
 
 function record(
   state: ServerState,
@@ -29,7 +18,8 @@ function record(
   if (!res.headersSent) return; // the connection went away before an answer
   const ms = performance.now() - started;
   const url = req.url ?? '/';
-  const route = routeOf(url);
+  const q = url.indexOf('?');
+  const route = routeOf(q === -1 ? url : url.slice(0, q));
   const status = res.statusCode;
   const sent = (res as Tagged)[kSent];
   if (state.metrics !== null) {

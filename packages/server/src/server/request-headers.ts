@@ -2,29 +2,19 @@
 // parsed `req.headers` joins repeated X-API-Key lines and keeps one of repeated Host lines; both must
 // be refused, not joined).
 
-/**
- * The headers of the request being handled. One object, overwritten by readHeaders for each
- * request: it is read synchronously, and what a request needs after awaiting Redis it copies
- * first (handler.ts), so no other request's headers reach it.
- */
-export const seen = {
-  keyCount: 0,
-  key: '',
-  authorization: false,
-  ifNoneMatch: '',
-  body: false,
-  origin: '',
-  hostCount: 0,
-};
+/** The headers of one request that the handler reads, made by readHeaders. */
+export class RequestHeaders {
+  keyCount = 0;
+  key = '';
+  authorization = false;
+  ifNoneMatch = '';
+  body = false;
+  origin = '';
+  hostCount = 0;
+}
 
-export function readHeaders(raw: string[]): void {
-  seen.keyCount = 0;
-  seen.key = '';
-  seen.authorization = false;
-  seen.ifNoneMatch = '';
-  seen.body = false;
-  seen.origin = '';
-  seen.hostCount = 0;
+export function readHeaders(raw: string[]): RequestHeaders {
+  const seen = new RequestHeaders();
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     switch (name.length) {
@@ -53,4 +43,5 @@ export function readHeaders(raw: string[]): void {
         break;
     }
   }
+  return seen;
 }

@@ -26,6 +26,26 @@ const ROUTE_PARTS = OPERATIONS.map((op) => ({
 
 const ROUTES = OPERATIONS.map((o) => (o.code ? `${o.path}?latitude={latitude}&longitude={longitude}` : o.path));
 
+/** The paths answered without a key and counted against no limit (admin.ts answers them). */
+export const OPEN_PATHS = ['/healthz', '/openapi.json', '/metrics'] as const;
+
+/** Route labels, as metrics and the access log name requests: the operations, the open paths, then 'other'. */
+export const ROUTE_LABELS = [...OPERATIONS.map((o) => o.id), 'healthz', 'openapi', 'metrics', 'other'] as const;
+export const ROUTE = {
+  healthz: OPERATIONS.length,
+  openapi: OPERATIONS.length + 1,
+  metrics: OPERATIONS.length + 2,
+  other: OPERATIONS.length + 3,
+} as const;
+
+/** Every path of the main port, in one place: its index in ROUTE_LABELS. */
+export function routeOf(path: string): number {
+  const op = operationOf(path);
+  if (op !== -1) return op;
+  const open = (OPEN_PATHS as readonly string[]).indexOf(path);
+  return open === -1 ? ROUTE.other : OPERATIONS.length + open;
+}
+
 /** The index in OPERATIONS of the operation that answers `path` (without the query), or -1. */
 export function operationOf(path: string): number {
   for (let i = 0; i < ROUTE_PARTS.length; i++) {
@@ -154,11 +174,11 @@ function codeProblems(geo: GeoLookup, op: Operation, code: string): FieldErrors 
 }
 
 /**
- * Answers one request path (without the query) and query string.
- * Returns the plain-text body; throws ValidationError (400) or NotFoundError (404).
+ * Answers one request path (without the query) and query string; `route` is routeOf(path) when
+ * the caller has it. Returns the plain-text body; throws ValidationError (400) or NotFoundError (404).
  */
-export function answer(geo: GeoLookup, path: string, query: string): string {
-  const i = operationOf(path);
+export function answer(geo: GeoLookup, path: string, query: string, route = routeOf(path)): string {
+  const i = route < OPERATIONS.length ? route : -1;
   if (i === -1) throw unknownPath(path);
   const { op, prefix, suffix } = ROUTE_PARTS[i];
   const inner = path.slice(prefix.length, path.length - suffix.length);
