@@ -1,0 +1,99 @@
+// The operation table (src/operations.ts) drives every front end: the server's routes and
+// metrics labels, the OpenAPI paths, the client's methods and the CLI's commands list exactly the
+// table's operations, in its order, and each answers as callOperation does on the same engine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../packages/client/src/index.js';
+import { openApiDocument, DEFAULT_SETTINGS } from '../../packages/server/src/server/openapi.js';
+import { OPEN_PATHS, ROUTE_LABELS, routeOf } from '../../packages/server/src/server/routes.js';
+import { createServer, type GeoLookupServer } from '../../packages/server/src/server/server.js';
+import { MAIN } from '../../src/cli/lookup.js';
+import { run } from '../../src/cli/run.js';
+import { helpText } from '../../src/cli/args.js';
+import { createGeoLookup, preload } from '../../src/index.js';
+import { callOperation, OPERATIONS, type Operation } from '../../src/operations.js';
+import { HOST, listenOnLoopback } from '../support/loopback.js';
+
+/** A point and a code for each operation, the code the country or subdivision at the point. */
+const POINT = { lat: '47.6969', lon: '8.6908' };
+const codeFor = (op: Operation) =>
+  op.code === 'countryCode'
+    ? preload().countryFromGps(POINT.lat, POINT.lon)
+    : op.code === 'subdivisionCode'
+      ? preload().subdivisionFromGps(POINT.lat, POINT.lon)
+      : undefined;
+const routeFor = (op: Operation, code?: string) =>
+  op.code === null
+    ? op.path.replace('{latitude},{longitude}', `${POINT.lat},${POINT.lon}`)
+    : `${op.path.replace(`{${op.code}}`, code!)}?latitude=${POINT.lat}&longitude=${POINT.lon}`;
+
+let server: GeoLookupServer;
+let port: number;
+beforeAll(async () => {
+  server = createServer({ allowAnonymous: true });
+  port = await listenOnLoopback(server);
+});
+afterAll(() => server.shutdown());
+
+describe('the operation table drives', () => {
+  it('the server: one route per operation, in order, and the labels metrics count them by', () => {
+    expect(ROUTE_LABELS.slice(0, OPERATIONS.length)).toEqual(OPERATIONS.map((o) => o.id));
+    OPERATIONS.forEach((op, i) => {
+      expect(routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0]), op.id).toBe(i);
+    });
+    for (const path of OPEN_PATHS) expect(routeOf(path)).toBeGreaterThanOrEqual(OPERATIONS.length);
+  });
+
+  it('the OpenAPI document: its operation paths are the table, with its ids and summaries', () => {
+    const doc = openApiDocument(DEFAULT_SETTINGS) as {
+      paths: Record<string, { get: { operationId?: string; summary?: string } }>;
+    };
+    const ops = Object.entries(doc.paths).filter(([path]) => !(OPEN_PATHS as readonly string[]).includes(path));
+    expect(ops.map(([path, item]) => [path, item.get.operationId, item.get.summary])).toEqual(
+      OPERATIONS.map((o) => [o.path, o.id, o.summary]),
+    );
+  });
+
+  it("the CLI: its help lists one command per operation, in the table's order", () => {
+    const commands = [...helpText(MAIN).matchAll(/^ {2}geolookup ([a-z-]+) /gm)].map((m) => m[1]);
+    expect(commands.slice(0, OPERATIONS.length)).toEqual(OPERATIONS.map((o) => o.command));
+  });
+
+  it('the client: one method per operation', () => {
+    const client = createClient({ offline: true, engine: preload() });
+    for (const op of OPERATIONS)
+      expect(typeof (client as unknown as Record<string, unknown>)[op.id], op.id).toBe('function');
+  });
+});
+
+describe('each front end answers every operation as callOperation does', () => {
+  const geo = createGeoLookup('world');
+
+  it.each(OPERATIONS.map((op) => [op.id, op] as const))(
+    '%s: server, client (remote and offline), CLI',
+    async (_id, op) => {
+      const code = codeFor(op);
+      const want = callOperation(geo, op, code, POINT.lat, POINT.lon);
+      const args = code === undefined ? [POINT.lat, POINT.lon] : [code, POINT.lat, POINT.lon];
+
+      const res = await fetch(`http://${HOST}:${port}${routeFor(op, code)}`);
+      expect(await res.text()).toBe(String(want));
+
+      const remote = createClient({ baseUrl: `http://${HOST}:${port}`, cache: false, cacheWarningInterval: 0 });
+      const offline = createClient({ offline: true, engine: geo });
+      const call = (c: unknown) =>
+        (c as Record<string, (...a: string[]) => Promise<{ data: unknown }>>)[op.id](...args);
+      expect((await call(remote)).data).toBe(want);
+      expect((await call(offline)).data).toBe(want);
+
+      const out: string[] = [];
+      expect(
+        run(
+          [op.command, ...args],
+          (s) => out.push(s),
+          () => {},
+        ),
+      ).toBe(0);
+      expect(out).toEqual([String(want)]);
+    },
+  );
+});
