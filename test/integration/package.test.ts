@@ -6,6 +6,7 @@ import { builtinModules } from 'node:module';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { checksum32, HEADER_BYTES, sealOf } from '../../src/format/container.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,6 +101,26 @@ describe('what the package ships', () => {
       }
       expect(broken, dir).toEqual([]);
     }
+  });
+});
+
+describe('client package', () => {
+  it('bundles for browsers in at most 15 kB gzip, with no Node built-in and no dataset', async () => {
+    const { build } = await import('esbuild');
+    const entry = join(root, 'packages', 'client', 'dist', 'index.js');
+    const out = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+    });
+    const js = out.outputFiles[0].text;
+    const gzip = gzipSync(js, { level: 9 }).byteLength;
+    console.log(`client bundle: ${js.length} bytes, ${gzip} gzip`);
+    expect(gzip).toBeLessThanOrEqual(15_000);
+    expect(js).not.toMatch(/node:|geolookup\.geolookup/);
   });
 });
 

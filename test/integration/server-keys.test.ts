@@ -292,7 +292,11 @@ describe('CLI keys (in-process)', () => {
     expect(r.err).toMatch(/id must be 12 hex digits/);
     expect(cli('serve', '--help').out).toMatch(/--allow-anonymous/);
     const top: string[] = [];
-    runCore(['--help'], (s) => top.push(s), () => {});
+    runCore(
+      ['--help'],
+      (s) => top.push(s),
+      () => {},
+    );
     expect(top.join('\n')).toMatch(/geolookup serve/);
   });
 });
