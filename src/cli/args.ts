@@ -26,7 +26,7 @@ export type OptionSpecs = Record<string, OptionSpec>;
 export const DATA_OPTION = {
   type: 'string',
   value: 'lite|FILE',
-  help: "'lite' (simplified borders, docs/LITE.md) or a dataset file built by build-data (default: the world dataset)",
+  help: "'lite' (simplified borders, geolookup's docs/LITE.md) or a dataset file built by build-data (default: the world dataset)",
 } as const;
 
 export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {

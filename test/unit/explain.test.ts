@@ -27,7 +27,7 @@ describe('explainPoint', () => {
     expect([x, y]).toEqual(['SMR', 'ITA']);
     expect(explainPoint(geo, tables, 43.95, 12.45)).toEqual({
       rule: 'enclave',
-      detail: `${x} territory surrounded by ${y} (as the dataset answers around it): where sources overlap, the smaller containing polygon wins (docs/POLICY.md#overlaps)`,
+      detail: `${x} territory surrounded by ${y} (as the dataset answers around it): where sources overlap, the smaller containing polygon wins (docs/POLICY.md#overlaps in the geolookup package)`,
     });
     // ITA around SMR, IT-45's own enclave-free land, a subdivision enclave within one country (UA-30).
     for (const [lat, lon] of [

@@ -24,7 +24,7 @@ const PLAYGROUND = defineCommand({
   notes:
     'The page asks the HTTP API of `geolookup serve` (without keys, on 127.0.0.1 only) and draws\n' +
     'outlines from FILE-lite.geolookup beside the dataset when it exists, else from the dataset.\n' +
-    'See docs/PLAYGROUND.md.',
+    'See docs/PLAYGROUND.md in the @geolookup/server package.',
   exit: '0 stopped by a signal, 2 bad options, 1 dataset unreadable or the port taken.',
 });
 

@@ -87,7 +87,7 @@ const SERVE = defineCommand({
   },
   notes:
     'SIGTERM / SIGINT: finish in-flight requests, write quota counts, exit. SIGHUP: reload the keys file.\n' +
-    'See docs/SERVER.md.',
+    'See docs/SERVER.md in the @geolookup/server package.',
   exit: '0 stopped by a signal, 2 bad options, 1 keys file or dataset unreadable, or the port taken.',
 });
 

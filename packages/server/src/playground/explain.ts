@@ -127,7 +127,7 @@ function fill(
 function enclaveOf(x: string, y: string): Explanation {
   return {
     rule: 'enclave',
-    detail: `${x} territory surrounded by ${y} (as the dataset answers around it): where sources overlap, the smaller containing polygon wins (docs/POLICY.md#overlaps)`,
+    detail: `${x} territory surrounded by ${y} (as the dataset answers around it): where sources overlap, the smaller containing polygon wins (docs/POLICY.md#overlaps in the geolookup package)`,
   };
 }
 
