@@ -1,4 +1,4 @@
-// The client against the real geolookup server (src/server), on a loopback port: the four
+// The client against the real geolookup server (@geolookup/server), on a loopback port: the four
 // operations, rate-limit headers, and each error mapping. No mocked fetch.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

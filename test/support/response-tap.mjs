@@ -6,7 +6,7 @@ import dc from 'node:diagnostics_channel';
 
 const kTap = Symbol('geolookup.responseTap');
 
-/** A geolookup server (src/server/server.ts) rather than any other node:http server. */
+/** A geolookup server (packages/server/src/server/server.ts) rather than any other node:http server. */
 function isGeoLookupServer(server) {
   return server != null && typeof server.reloadKeys === 'function' && typeof server.openapi === 'object';
 }
