@@ -40,8 +40,10 @@ async function runFromPackage(argv: string[], out: Print, err: Print): Promise<n
   try {
     cli = await import(/* @vite-ignore */ /* webpackIgnore: true */ SERVER_CLI);
   } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
     const pkg = PACKAGE_COMMANDS[argv[0]];
+    // Only the package itself missing; a dependency of it missing is its own error, shown as it is.
+    const missing = (e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`'${pkg}`);
+    if (!missing) throw e;
     err(`geolookup ${argv[0]}: this command is in ${pkg}; install it beside geolookup: npm install ${pkg}`);
     return EXIT.error;
   }
