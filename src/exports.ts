@@ -1,5 +1,5 @@
 // What the Node and browser entries both export: errors, the input rules, the operation table and
-// types. One list, so the two entries cannot drift apart (test/integration/errors-identity.test.ts).
+// types. One list, so the two entries cannot drift apart.
 
 export * from './lookup/errors.js';
 export { coordinateError } from './lookup/validate.js';
