@@ -377,4 +377,17 @@ import { createClient } from '@geolookup/client'; import { createServer } from '
     expect(installed(app)).not.toContain('redis');
     console.log(`bundle-node: core + server + client install ${installed(app).length} packages`);
   });
+
+  it('--redis without the redis package (an optional peer) stops the server with what to install', () => {
+    writeFileSync(join(app, 'keys.json'), JSON.stringify({ version: 1, keys: [] }));
+    const bin = join(app, 'node_modules', '.bin', 'geolookup');
+    const r = spawnSync(bin, ['serve', '--port', '0', '--keys', 'keys.json', '--redis', 'redis://127.0.0.1:1'], {
+      cwd: app,
+      env: env(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/needs the redis package .*npm install redis/);
+  });
 });

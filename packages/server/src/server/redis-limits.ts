@@ -3,6 +3,7 @@
 // server is given `redis`. A failed or slow command opens a breaker: until a probe gets an answer
 // again, the instance limits on its own (state.ts's windows and counts) and reports `degraded`.
 
+import { createRequire } from 'node:module';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { createClient } from 'redis';
 
@@ -33,6 +34,20 @@ export function checkRedisUrl(url: string): void {
   } catch {}
   if (protocol !== 'redis:' && protocol !== 'rediss:')
     throw new Error('the Redis address must be a URL starting with redis:// or rediss://');
+}
+
+/**
+ * Throws unless the redis package (an optional peer dependency of @geolookup/server) is installed:
+ * a server asked to share its limits must not quietly count alone (bundle-node.test.ts).
+ */
+function requireRedisPackage(): void {
+  try {
+    createRequire(typeof import.meta.url === 'string' ? import.meta.url : __filename).resolve('redis');
+  } catch {
+    throw new Error(
+      'redis: sharing limits through Redis needs the redis package beside @geolookup/server: npm install redis',
+    );
+  }
 }
 
 /** Where the URL points, without user or password (for logs). */
@@ -72,6 +87,7 @@ export class SharedLimits {
     private readonly onError: () => void = () => {},
     private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {
+    requireRedisPackage();
     this.ready = this.start();
   }
 
