@@ -42,19 +42,19 @@ export function statusTitle(status: number): string {
  */
 export const ERROR_KIND: unique symbol = Symbol.for('geolookup.errorKind') as never;
 
-/** The kinds of the classes an error was made by, read off its prototype chain. */
-function kindsOf(value: unknown): string[] {
-  const kinds: string[] = [];
+/** Whether a class of kind `kind` is on `value`'s prototype chain (in any copy of this module). */
+function madeBy(value: unknown, kind: string): boolean {
   for (let p = value; typeof p === 'object' && p !== null; p = Object.getPrototypeOf(p)) {
     const ctor = Object.hasOwn(p, 'constructor') ? (p as { constructor: unknown }).constructor : undefined;
-    if (typeof ctor === 'function' && Object.hasOwn(ctor, ERROR_KIND)) kinds.push((ctor as never)[ERROR_KIND]);
+    if (typeof ctor === 'function' && Object.hasOwn(ctor, ERROR_KIND) && (ctor as never)[ERROR_KIND] === kind)
+      return true;
   }
-  return kinds;
+  return false;
 }
 
 function isInstance(cls: object, value: unknown): boolean {
   if (!Object.hasOwn(cls, ERROR_KIND)) return Function.prototype[Symbol.hasInstance].call(cls, value);
-  return kindsOf(value).includes((cls as { [ERROR_KIND]: string })[ERROR_KIND]);
+  return madeBy(value, (cls as { [ERROR_KIND]: string })[ERROR_KIND]);
 }
 
 /** The general error: an HTTP-like status and a message. */

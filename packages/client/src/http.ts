@@ -141,9 +141,9 @@ export function errorFromProblem(
 }
 
 /**
- * Brings an error thrown by the embedded engine to this module's classes. Within one build they
- * are the same classes already; a bundled client entry can hold its own copy of errors.ts, so
- * anything that looks like a GeoLookupError (status + toProblem) is rebuilt from its problem.
+ * Brings an error thrown by the embedded engine to this module's classes. Any copy of ours already
+ * is one (errors.ts, ERROR_KIND); an engine of an older geolookup, whose classes carry no kind, has
+ * anything that looks like a GeoLookupError (status + toProblem) rebuilt from its problem.
  */
 export function adoptEngineError(err: unknown): unknown {
   if (err instanceof GeoLookupError) return err;

@@ -6,7 +6,7 @@ import { PROBLEM_TYPES } from 'geolookup';
 import { metricsText } from './metrics.js';
 import { METRICS_TYPE, serverDocument } from './openapi.js';
 import { ALLOW, problem, send, sendProblem, TEXT } from './responses.js';
-import { ROUTE, routeOf } from './routes.js';
+import { pathOf, ROUTE, routeOf } from './routes.js';
 import type { ServerState } from './state.js';
 
 /** /healthz: still 200 while Redis is away, the instance answering with limits of its own (docs/SERVER.md). */
@@ -55,9 +55,7 @@ export function answerOpenPath(state: ServerState, res: http.ServerResponse, rou
 }
 
 function answerAdmin(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const route = routeOf(q === -1 ? url : url.slice(0, q));
+  const route = routeOf(pathOf(req.url ?? '/'));
   if (req.method !== 'GET' && req.method !== 'HEAD')
     sendProblem(state, res, problem(405, `Method ${req.method} is not allowed; use GET or HEAD.`), { Allow: ALLOW });
   else if (route === ROUTE.healthz) sendHealth(state, res);

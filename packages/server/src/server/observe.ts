@@ -5,7 +5,7 @@ import type http from 'node:http';
 import { logRequest } from './access-log.js';
 import { countRateLimited, countRequest } from './metrics.js';
 import { kSent, type Tagged } from './responses.js';
-import { ROUTE_LABELS, routeOf } from './routes.js';
+import { pathOf, ROUTE_LABELS, routeOf } from './routes.js';
 import type { Client, ServerState } from './state.js';
 
 function record(
@@ -18,8 +18,7 @@ function record(
   if (!res.headersSent) return; // the connection went away before an answer
   const ms = performance.now() - started;
   const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const route = routeOf(q === -1 ? url : url.slice(0, q));
+  const route = routeOf(pathOf(url));
   const status = res.statusCode;
   const sent = (res as Tagged)[kSent];
   if (state.metrics !== null) {

@@ -38,6 +38,12 @@ export const ROUTE = {
   other: OPERATIONS.length + 3,
 } as const;
 
+/** A request target's path: the target without its query. */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** Every path of the main port, in one place: its index in ROUTE_LABELS. */
 export function routeOf(path: string): number {
   const op = operationOf(path);
