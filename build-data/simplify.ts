@@ -176,7 +176,8 @@ export function simplifyParts(layers: Part[][], t: Tolerances): Simplified {
   };
   const simplified: (Ring[] | null)[] = [];
   for (const layer of layers) {
-    const border = layer[0]?.layer === 'subdivision' ? t.subdivisionBorderM : t.borderM;
+    if (layer.length === 0) continue; // a custom build has no sea or subdivisions; mapshaper refuses an empty layer
+    const border = layer[0].layer === 'subdivision' ? t.subdivisionBorderM : t.borderM;
     simplified.push(...simplifyLayer(layer, border, t.coastM));
   }
   // Countries and subdivisions are ranked apart, so each decides its restores on its own.

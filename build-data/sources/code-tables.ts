@@ -57,15 +57,30 @@ export function isoCodeTables(userAssigned: Record<string, { alpha2: string; nam
   return tables(countries, subdivisions);
 }
 
-/** Every code the zone file uses, upper-cased; a code outside the allowed alphabet fails the build. */
-export function zoneCodeTables(features: Feature[], path: string, codeProperty: string): CodeTables {
-  const codes = new Set<string>();
-  for (const f of features) codes.add(String(f.properties?.[codeProperty] ?? '').toUpperCase());
+/**
+ * Every code the zone file uses, upper-cased; a code outside the allowed alphabet fails the build.
+ * Names come from `nameProperty` when given (one name per code, else the build fails), else the code.
+ */
+export function zoneCodeTables(
+  features: Feature[],
+  path: string,
+  codeProperty: string,
+  nameProperty?: string,
+): CodeTables {
+  const names = new Map<string, string>();
+  for (const f of features) {
+    const code = String(f.properties?.[codeProperty] ?? '').toUpperCase();
+    const name = nameProperty === undefined ? code : String(f.properties?.[nameProperty] ?? '');
+    const seen = names.get(code);
+    if (seen !== undefined && seen !== name)
+      throw new Error(`${path}: zone code "${code}" is named both "${seen}" and "${name}"`);
+    names.set(code, name);
+  }
   const countries: CountryInfo[] = [];
-  for (const code of [...codes].sort()) {
+  for (const [code, name] of [...names].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (!/^[A-Z0-9][A-Z0-9_.-]{0,62}$/.test(code))
       throw new Error(`${path}: zone code "${code}" must be 1-63 letters, digits, '_', '.' or '-'`);
-    countries.push({ code, alpha2: '', name: code, covered: false });
+    countries.push({ code, alpha2: '', name, covered: false });
   }
   return tables(countries, []);
 }

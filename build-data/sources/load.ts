@@ -109,7 +109,12 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const countryFeatures = readGeoJSON(config.countries.path);
   const tables = iso
     ? isoCodeTables(policy.userAssigned)
-    : zoneCodeTables(countryFeatures, config.countries.path, config.countries.codeProperty);
+    : zoneCodeTables(
+        countryFeatures,
+        config.countries.path,
+        config.countries.codeProperty,
+        config.countries.nameProperty,
+      );
   const { countries, subdivisions } = tables;
   const tally: CountryTally = { vertices: 0, dropped: [], filledHoles: { count: 0, vertices: 0 } };
   const subdivisionFeatures = config.subdivisions ? readGeoJSON(config.subdivisions.path) : [];
