@@ -5,7 +5,7 @@ import { createGeoLookupFromBytes, type GeoLookup, lookupOf } from './lookup/eng
 import { resolve } from 'node:path';
 import { fileIdentity, readLazily } from './node/lazy-records.js';
 import { checkFor, defaultDataPath, type EmbeddedDataset, readFile, resolveDataPath } from './node/data-path.js';
-import type { BinaryInput } from './format/container.js';
+import { type BinaryInput, sealOf } from './format/container.js';
 import type { BBox } from './lookup/boxes.js';
 import type { CountryInfo, DatasetMeta, SubdivisionInfo } from './format/dataset.js';
 
@@ -26,6 +26,12 @@ export interface GeoLookupOptions {
    * docs/LITE.md), a dataset file path (write './lite' for a file of that name), or its bytes.
    */
   data: EmbeddedDataset | string | BinaryInput;
+  /**
+   * For a package shipping its own dataset file (@geolookup/timezones): the seal (sealOf) its
+   * build recorded from that file. While the file at `data` carries it, the file is trusted as the
+   * package's own are: records read on demand, pointer checks skipped (src/node/seal.ts).
+   */
+  seal?: string;
 }
 
 /** The four operations over another dataset: 'lite', a file path or the file's bytes. */
@@ -36,7 +42,8 @@ export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput
       : (options as string | BinaryInput);
   if (typeof data === 'string') {
     const path = resolveDataPath(data);
-    const sealed = sealedLookup(path);
+    const seal = (options as GeoLookupOptions).seal;
+    const sealed = sealedLookup(path, seal === undefined ? undefined : (header) => sealOf(header) === seal);
     if (sealed) return sealed;
     const bytes = readFile(path);
     return createGeoLookupFromBytes(bytes, path, checkFor(path, bytes));
@@ -50,12 +57,12 @@ export function createGeoLookup(options: GeoLookupOptions | string | BinaryInput
 const sealedLookups = new Map<string, { identity: string; lookup: WeakRef<GeoLookup> }>();
 
 /** The lookup over a sealed file at `path`, the one made before while it lives and the file is unchanged; null for other files. */
-function sealedLookup(path: string): GeoLookup | null {
+function sealedLookup(path: string, sealed?: (header: Uint8Array) => boolean): GeoLookup | null {
   const key = resolve(path);
   const known = sealedLookups.get(key);
   const alive = known?.lookup.deref();
   if (alive && known?.identity === fileIdentity(key)) return alive;
-  const lazy = readLazily(path);
+  const lazy = readLazily(path, sealed);
   if (!lazy) return null;
   const lookup = lookupOf(lazy.bytes, path, 'none', lazy.pages);
   sealedLookups.set(key, { identity: lazy.identity, lookup: new WeakRef(lookup) });

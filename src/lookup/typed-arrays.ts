@@ -4,7 +4,7 @@
 
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError } from './errors.js';
-import { locator } from './locate.js';
+import { type Locator, locator } from './locate.js';
 import { coordinateError, inRange } from './validate.js';
 
 /** Index written where no country / subdivision holds a valid point. */
@@ -33,7 +33,24 @@ export interface BatchLookup {
   subdivisionsFromGps(latitudes: Float64Array, longitudes: Float64Array): (string | null)[];
 }
 
+/**
+ * The number of points; a ValidationError naming every problem. The valid case allocates nothing,
+ * so a one-point call (@geolookup/timezones' lookups) stays free of garbage.
+ */
 function checkInput(latitudes: unknown, longitudes: unknown, out: unknown, tableSize: number): number {
+  if (
+    latitudes instanceof Float64Array &&
+    longitudes instanceof Float64Array &&
+    latitudes.length === longitudes.length &&
+    (out === undefined ||
+      ((out instanceof Int32Array || (out instanceof Int16Array && tableSize <= 0x7fff)) &&
+        out.length >= latitudes.length))
+  )
+    return latitudes.length;
+  return inputProblem(latitudes, longitudes, out, tableSize);
+}
+
+function inputProblem(latitudes: unknown, longitudes: unknown, out: unknown, tableSize: number): never {
   const errors: Record<string, string[]> = {};
   if (!(latitudes instanceof Float64Array)) errors.latitudes = ['latitudes must be a Float64Array'];
   if (!(longitudes instanceof Float64Array)) errors.longitudes = ['longitudes must be a Float64Array'];
@@ -55,9 +72,7 @@ function checkInput(latitudes: unknown, longitudes: unknown, out: unknown, table
       errors.out = [`out must be an Int32Array: the code table has ${tableSize} entries`];
   }
   const messages = Object.values(errors).flat();
-  if (messages.length)
-    throw new ValidationError(messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' '), errors);
-  return n;
+  throw new ValidationError(messages.map((m) => `${m[0].toUpperCase() + m.slice(1)}.`).join(' '), errors);
 }
 
 function newOut(n: number, tableSize: number): IndexArray {
@@ -65,8 +80,8 @@ function newOut(n: number, tableSize: number): IndexArray {
 }
 
 /** inRange rejects NaN, infinities and out-of-range values: NaN fails every comparison. */
-function fillCountries(ds: Dataset, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
-  const { locateCountry } = locator(ds);
+function fillCountries(loc: Locator, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
+  const { locateCountry } = loc;
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
@@ -74,9 +89,9 @@ function fillCountries(ds: Dataset, lats: Float64Array, lons: Float64Array, out:
   }
 }
 
-function fillSubdivisions(ds: Dataset, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
+function fillSubdivisions(ds: Dataset, loc: Locator, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
   const regionSubdivision = ds.regionSubdivision;
-  const { locate } = locator(ds);
+  const { locate } = loc;
   for (let i = 0; i < n; i++) {
     const lat = lats[i];
     const lon = lons[i];
@@ -100,16 +115,17 @@ function toCodes(idx: IndexArray, table: readonly string[], lats: Float64Array, 
 export function batchMethods(ds: Dataset): BatchLookup {
   const countryCodes = Object.freeze(ds.countryCodes.slice());
   const subdivisionCodes = Object.freeze(ds.subdivisionCodes.slice());
+  const loc = locator(ds);
   const countryIndexes = (lats: Float64Array, lons: Float64Array, out?: IndexArray): IndexArray => {
     const n = checkInput(lats, lons, out, countryCodes.length);
     const target = out ?? newOut(n, countryCodes.length);
-    fillCountries(ds, lats, lons, target, n);
+    fillCountries(loc, lats, lons, target, n);
     return target;
   };
   const subdivisionIndexes = (lats: Float64Array, lons: Float64Array, out?: IndexArray): IndexArray => {
     const n = checkInput(lats, lons, out, subdivisionCodes.length);
     const target = out ?? newOut(n, subdivisionCodes.length);
-    fillSubdivisions(ds, lats, lons, target, n);
+    fillSubdivisions(ds, loc, lats, lons, target, n);
     return target;
   };
   return {
