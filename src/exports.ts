@@ -9,4 +9,4 @@ export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './fo
 export type { BinaryInput } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 export type { MultiPolygon } from './export/geometry-of.js';
-export { OPERATIONS, callOperation, type Operation } from './operations.js';
+export { OPERATIONS, callOperation, isContract, type Operation, type OperationTarget } from './operations.js';

@@ -6,7 +6,7 @@ import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError, type G
 import { createRequire } from 'node:module';
 import { FORMAT_VERSION } from '../format/container.js';
 import { resolveDataPath } from '../node/data-path.js';
-import { callOperation, OPERATIONS, type Operation } from '../operations.js';
+import { callOperation, OPERATIONS, type Operation, type OperationTarget } from '../operations.js';
 import {
   defineCommand,
   EXIT,
@@ -32,13 +32,16 @@ const EXIT_TEXT =
 interface Lookup {
   args: string[];
   answer: string;
-  call: (geo: GeoLookup, a: string[]) => string | boolean;
+  /** The package answering it, beyond the service's contract (src/operations.ts). */
+  extension?: string;
+  call: (geo: OperationTarget, a: string[]) => string | boolean;
 }
 
 const ANSWERS: Record<Operation['answer'], string> = {
   country: 'ISO 3166-1 alpha-3 code, e.g. FRA',
   subdivision: 'ISO 3166-2 code, e.g. FR-75C',
   boolean: 'true or false',
+  timezone: 'IANA time zone, e.g. Europe/Paris (needs @geolookup/timezones)',
 };
 
 /** One command per operation of the library's table: `geolookup in-country FRA 48.85 2.35`. */
@@ -49,6 +52,7 @@ const LOOKUPS: Record<string, Lookup> = Object.fromEntries(
       ? {
           args: ['<lat>', '<lon>'],
           answer: ANSWERS[op.answer],
+          extension: op.extension,
           call: (geo, a) => callOperation(geo, op, undefined, a[0], a[1]),
         }
       : {
@@ -110,6 +114,10 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
     return EXIT.badInput;
   }
   if (!lookup) return usageError(MAIN, `unknown command "${command}"`, err);
+  if (lookup.extension && !extensionOf(lookup.extension)) {
+    err(`geolookup ${command}: this command needs ${lookup.extension}; install it beside geolookup: npm install ${lookup.extension}`);
+    return EXIT.error;
+  }
   if (args.length !== lookup.args.length)
     return usageError(lookupSpec(command, lookup), `takes ${lookup.args.length} arguments, got ${args.length}`, err);
   return answer(lookup, args, values, out, err);
@@ -117,7 +125,9 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
 
 function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?: string }, out: Print, err: Print) {
   try {
-    const result = lookup.call(createGeoLookup(resolveDataPath(values.data)), args);
+    // An extension's lookup reads its own dataset: --data names the world dataset only.
+    const target = lookup.extension ? extensionOf(lookup.extension)! : createGeoLookup(resolveDataPath(values.data));
+    const result = lookup.call(target, args);
     out(values.json ? JSON.stringify({ data: result }) : String(result));
     return EXIT.ok;
   } catch (e) {
@@ -128,6 +138,19 @@ function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?:
     if (e instanceof ValidationError) return EXIT.badInput;
     if (e instanceof NotFoundError) return EXIT.notFound;
     return EXIT.error;
+  }
+}
+
+/**
+ * An extension package's Node entry (its CommonJS build, so the lookup stays synchronous), or null
+ * when it is not installed; a dependency of it missing is its own error, thrown as it is.
+ */
+function extensionOf(pkg: string): OperationTarget | null {
+  try {
+    return createRequire(import.meta.url)(pkg) as OperationTarget;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'MODULE_NOT_FOUND' && String(e).includes(`'${pkg}'`)) return null;
+    throw e;
   }
 }
 

@@ -56,3 +56,18 @@ describe('geolookup without --json', () => {
     expect(r).toEqual({ status: 3, stdout: '', stderr: 'geolookup: No country at 5,5.\n' });
   });
 });
+
+describe('geolookup timezone (an extension: @geolookup/timezones, installed in this workspace)', () => {
+  it('answers as the package, Etc/GMT±N at sea, and refuses bad input with exit 2', async () => {
+    const tz = await import('../../packages/timezones/src/index.js');
+    for (const [lat, lon] of [
+      ['39.4704', '75.9898'],
+      ['0', '-30'],
+      ['-16.8', '180'],
+    ])
+      expect(geolookup('timezone', lat, lon)).toMatchObject({ status: 0, stdout: `${tz.timeZoneFromGps(lat, lon)}\n` });
+    const bad = geolookup('--json', 'timezone', '91', '0');
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ type: T.validation, status: 400 });
+  });
+});
