@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
 // integration tests on the built world dataset. `npm test` runs both, `npm run test:unit` the first.
 export default defineConfig({
   // The packages under packages/ import the library by name; tests run them on its sources.
-  resolve: { alias: [{ find: /^geolookup$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      { find: /^geolookup$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^geolookup\/browser$/, replacement: fileURLToPath(new URL('./src/browser.ts', import.meta.url)) },
+    ],
+  },
   test: {
     testTimeout: 120_000,
     hookTimeout: 300_000,

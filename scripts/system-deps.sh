@@ -5,6 +5,8 @@
 # them skip with a message when they are absent, so a plain `npm test` still runs elsewhere.
 # python3 is the CSV reference of test/unit/csv-differential.test.ts (its csv module).
 # iso-codes is the build's: `npm run build-data` reads its ISO 3166-2 parent links and stops without them.
+# tzdata's zone tables (zone.tab, zone1970.tab) are the time-zone build's country check
+# (build-data/timezones/countries.ts): a release older than the boundaries' (2026d) is upgraded.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -23,6 +25,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+tz=$(sed -n 's/^# version //p' /usr/share/zoneinfo/tzdata.zi 2>/dev/null || true)
+[ -f /usr/share/zoneinfo/zone1970.tab ] && [[ ! "$tz" < "2026d" ]] || need+=(tzdata)
 [ ${#need[@]} -eq 0 ] || install "${need[@]}"
 # The extension comes in a package per server version (postgresql-15-postgis-3); the `postgis`
 # package alone holds only its tools, and the extension is a mere Recommends of it.

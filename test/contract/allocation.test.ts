@@ -7,9 +7,6 @@
 // that vitest's own traffic left nearly full; it comes before the warm-up, since it may drop
 // optimised code, and interpreted code boxes. Only collections that start inside the loop count,
 // since the observer also sees whatever vitest allocates while the entries are delivered.
-import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   countryIndexes,
@@ -22,11 +19,8 @@ import {
 } from '../../src/index.js';
 import { cityPoints } from '../support/sample-points.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { allocationOf, N } from '../support/allocation.js';
 
-const N = 1_000_000;
-const ATTEMPTS = 4;
 const p = cityPoints(50_000, 7);
 const codes = Array.from(p.lat, (lat, i) => tryCountryFromGps(lat, p.lon[i]) ?? 'FRA');
 const subs = Array.from(p.lat, (lat, i) => trySubdivisionFromGps(lat, p.lon[i]) ?? 'FR-IDF');
@@ -111,34 +105,8 @@ describe('no allocation per lookup', () => {
   it.each(loops)(
     '%s: a million lookups grow the heap by under 100 kB (one boxed double in 50 lookups: 320 kB) and trigger no scavenge',
     async (_name, loop) => {
-      // Up to ATTEMPTS measurements, the first clean one passes. On a loaded machine (the full
-      // suite on two cores) V8's background compiler can lag, and the loop then still runs in a
-      // baseline tier, which boxes by design. A real boxed value in the optimised code fails every
-      // attempt.
-      let growth = 0;
-      let scavenges: number[] = [];
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        gc();
-        // Optimise first (again if the collection dropped code): unoptimised code boxes by design.
-        for (let r = 0; r < 3; r++) loop();
-        const starts: number[] = [];
-        const obs = new PerformanceObserver((list) => {
-          for (const e of list.getEntries())
-            if ((e as { detail?: { kind?: number } }).detail?.kind === 1) starts.push(e.startTime);
-        });
-        obs.observe({ entryTypes: ['gc'] });
-        const before = getHeapStatistics().used_heap_size;
-        const t0 = performance.now();
-        const found = loop();
-        const t1 = performance.now();
-        const after = getHeapStatistics().used_heap_size;
-        await new Promise((r) => setTimeout(r, 10));
-        obs.disconnect();
-        expect(found).toBeGreaterThan(0);
-        growth = after - before;
-        scavenges = starts.filter((t) => t >= t0 && t <= t1);
-        if (growth < 1e5 && scavenges.length === 0) break;
-      }
+      const { growth, scavenges, found } = await allocationOf(loop);
+      expect(found).toBeGreaterThan(0);
       expect(growth).toBeLessThan(1e5);
       expect(scavenges).toEqual([]);
     },

@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
+import * as tz from '../../packages/timezones/src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataset = lib.defaultDataPath();
@@ -261,6 +262,7 @@ describe('the packed packages installed into other projects', () => {
     // The products as `npm run build` built them (no test rebuilds packages/*/dist).
     tarballs['@geolookup/server'] = pack(join(root, 'packages', 'server'));
     tarballs['@geolookup/client'] = pack(join(root, 'packages', 'client'));
+    tarballs['@geolookup/timezones'] = pack(join(root, 'packages', 'timezones'));
     install('app', ['geolookup', '@geolookup/server', '@geolookup/client']);
     console.log(`bundle-node: packages installed by ${installedBy}`);
   });
@@ -344,6 +346,7 @@ import { createClient } from '@geolookup/client'; import { createServer } from '
 
   // What each package adds to a project: the core and the client nothing but themselves; the server
   // its own dependencies (npm's lock file; skipped where npm could not install offline).
+  // Runs before the time-zone test, which asks this project's CLI for a command it lacks.
   it('the core adds one package and answers from its CLI; serve names the package it needs', (ctx) => {
     const dir = install('core-only', ['geolookup']);
     if (!existsSync(join(dir, 'package-lock.json'))) ctx.skip();
@@ -355,6 +358,34 @@ import { createClient } from '@geolookup/client'; import { createServer } from '
     const serve = spawnSync(bin, ['serve', '--keys', 'k.json'], { cwd: dir, env: env(), encoding: 'utf8' });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toMatch(/install @geolookup\/server/);
+  });
+
+  it('time zones install beside the core alone and answer from import, require and the CLI', (ctx) => {
+    const dir = install('timezones', ['geolookup', '@geolookup/timezones']);
+    if (!existsSync(join(dir, 'package-lock.json'))) ctx.skip();
+    expect(installed(dir)).toEqual(['@geolookup/timezones', 'geolookup']);
+    const P = '47.6969, 8.6908';
+    const want = tz.timeZoneFromGps(47.6969, 8.6908);
+    const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: dir, env: env(), encoding: 'utf8' });
+    const esm = run([
+      '--input-type=module',
+      '-e',
+      `import { timeZoneFromGps } from '@geolookup/timezones'; console.log(timeZoneFromGps(${P}));`,
+    ]);
+    const cjs = run(['-e', `console.log(require('@geolookup/timezones').timeZonesFromGps(${P}).join())`]);
+    expect([esm.stdout, cjs.stdout]).toEqual([`${want}\n`, `${tz.timeZonesFromGps(47.6969, 8.6908).join()}\n`]);
+    const bin = join(dir, 'node_modules', '.bin', 'geolookup');
+    expect(spawnSync(bin, ['timezone', '47.6969', '8.6908'], { cwd: dir, env: env(), encoding: 'utf8' }).stdout).toBe(
+      `${want}\n`,
+    );
+    // Without the package the command says what to install.
+    const bare = spawnSync(join(work, 'core-only', 'node_modules', '.bin', 'geolookup'), ['timezone', '1', '2'], {
+      cwd: dir,
+      env: env(),
+      encoding: 'utf8',
+    });
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toMatch(/npm install @geolookup\/timezones/);
   });
 
   it('the client adds one package and holds no dataset', (ctx) => {

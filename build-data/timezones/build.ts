@@ -1,0 +1,101 @@
+// npm run build-data (its last step): geo-tz's time-zone data → packages/timezones/dist-data/
+// timezones.geolookup, through the custom-zone build, plus timezones.COUNTRIES.md (countries.ts).
+// Skips when nothing it reads changed; --force rebuilds.
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SourceInfo } from '../../src/format/dataset.js';
+import { createGeoLookupFromBytes } from '../../src/lookup/engine.js';
+import { hashFolders } from '../hash-folders.js';
+import { countryReport, readTzTables } from './countries.js';
+import { geoTzLeaves, geoTzVersion } from './geo-tz.js';
+import { zoneFile } from './zones-file.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const outDir = join(root, 'packages/timezones/dist-data');
+const NAME = 'timezones';
+
+/**
+ * The timezone-boundary-builder release each geo-tz version carries (its data has no such field;
+ * geo-tz's release notes name it). A geo-tz upgrade stops the build until its row is added here.
+ */
+const TBB_RELEASE: Record<string, string> = { '8.1.9': '2026d' };
+
+function sources(geoTz: string, tbb: string): SourceInfo[] {
+  return [
+    {
+      name: 'timezone-boundary-builder',
+      version: tbb,
+      licence: 'ODbL-1.0',
+      attribution: '© OpenStreetMap contributors; timezone-boundary-builder (Evan Siroky)',
+      url: 'https://github.com/evansiroky/timezone-boundary-builder',
+      role: `time-zone boundaries for tzdata ${tbb}, the "all" product (every zone, ocean zones by longitude)`,
+    },
+    {
+      name: 'geo-tz',
+      version: geoTz,
+      licence: 'MIT',
+      url: 'https://github.com/evansiroky/node-geo-tz',
+      role: 'carries the boundaries as a geobuf quad tree, read at build time only',
+    },
+  ];
+}
+
+function main(): void {
+  const force = process.argv.includes('--force');
+  const geoTz = geoTzVersion();
+  const tbb = TBB_RELEASE[geoTz];
+  if (!tbb) throw new Error(`geo-tz ${geoTz}: add its timezone-boundary-builder release to TBB_RELEASE`);
+  const tables = readTzTables();
+  const stamp = join(outDir, `${NAME}.inputs-sha256`);
+  const hash = hashFolders(createHash('sha256'), root, ['build-data', 'src/format', 'src/lookup'])
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .update(readFileSync(join(root, 'dist-data/world.geolookup')))
+    .update(JSON.stringify({ geoTz, tzdata: tables?.version ?? null }))
+    .digest('hex');
+  const out = join(outDir, `${NAME}.geolookup`);
+  if (!force && existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {
+    console.log(`build-data: ${NAME} is up to date (inputs unchanged); --force rebuilds`);
+    return;
+  }
+  const t0 = Date.now();
+  const file = zoneFile(geoTzLeaves());
+  const overlaps = [...file.overlaps].map(([k, n]) => `${k} (${n})`).join(', ');
+  console.log(
+    `build-data: geo-tz ${geoTz} (tbb ${tbb}): ${file.leaves} leaves, ${file.zones.size} zones, ` +
+      `${file.features.length} answers in ${Date.now() - t0} ms; overlaps: ${overlaps}`,
+  );
+  const work = mkdtempSync(join(tmpdir(), 'geolookup-tz-'));
+  try {
+    writeFileSync(join(work, 'zones.geojson'), JSON.stringify({ type: 'FeatureCollection', features: file.features }));
+    writeFileSync(join(work, 'sources.json'), JSON.stringify(sources(geoTz, tbb)));
+    const args = ['--countries', join(work, 'zones.geojson'), '--country-name-property', 'name'];
+    args.push('--sources', join(work, 'sources.json'), '--name', NAME, '--out', outDir, '--force');
+    const build = join(root, 'build-data/build.ts');
+    const run = spawnSync(process.execPath, [...process.execArgv, build, ...args], { stdio: 'inherit' });
+    if (run.status !== 0) throw new Error(`build-data: the ${NAME} build failed (exit ${run.status})`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const world = createGeoLookupFromBytes(readFileSync(join(root, 'dist-data/world.geolookup')), 'world', 'full');
+  const tz = createGeoLookupFromBytes(readFileSync(out), NAME, 'full');
+  const names = new Map(tz.countries().map((c) => [c.code, c.name.split(' ')[0]]));
+  const zoneAt = (lat: number, lon: number) => {
+    const code = tz.tryCountryFromGps(lat, lon);
+    return code === null ? null : names.get(code)!;
+  };
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, `${NAME}.COUNTRIES.md`),
+    `# ${NAME}: country and zone\n\n${countryReport(world, zoneAt, tables)}`,
+  );
+  writeFileSync(stamp, hash);
+  console.log(`build-data: ${NAME} done in ${Date.now() - t0} ms`);
+}
+
+main();
