@@ -2,7 +2,7 @@
 // flags may come before the command (`geolookup --json country 1 2`), so the top-level help is
 // theirs and lists the other commands too.
 
-import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError, type GeoLookup } from '../index.js';
+import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError } from '../index.js';
 import { createRequire } from 'node:module';
 import { FORMAT_VERSION } from '../format/container.js';
 import { resolveDataPath } from '../node/data-path.js';
@@ -115,7 +115,9 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
   }
   if (!lookup) return usageError(MAIN, `unknown command "${command}"`, err);
   if (lookup.extension && !extensionOf(lookup.extension)) {
-    err(`geolookup ${command}: this command needs ${lookup.extension}; install it beside geolookup: npm install ${lookup.extension}`);
+    err(
+      `geolookup ${command}: this command needs ${lookup.extension}; install it beside geolookup: npm install ${lookup.extension}`,
+    );
     return EXIT.error;
   }
   if (args.length !== lookup.args.length)

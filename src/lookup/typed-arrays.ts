@@ -89,7 +89,14 @@ function fillCountries(loc: Locator, lats: Float64Array, lons: Float64Array, out
   }
 }
 
-function fillSubdivisions(ds: Dataset, loc: Locator, lats: Float64Array, lons: Float64Array, out: IndexArray, n: number): void {
+function fillSubdivisions(
+  ds: Dataset,
+  loc: Locator,
+  lats: Float64Array,
+  lons: Float64Array,
+  out: IndexArray,
+  n: number,
+): void {
   const regionSubdivision = ds.regionSubdivision;
   const { locate } = loc;
   for (let i = 0; i < n; i++) {
