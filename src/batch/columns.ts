@@ -17,6 +17,8 @@ export interface ColumnOptions {
   /** As given; when absent the CSV header decides. */
   delimiter?: string;
   fields: BatchField[];
+  /** The timezone column / member after the fields' (--timezone). */
+  timezone?: boolean;
 }
 
 export interface Columns {
@@ -64,6 +66,7 @@ function baseSettings(format: BatchFormat, delimiter: number, opts: ColumnOption
     lonPath: null,
     country: opts.fields.includes('country'),
     subdivision: opts.fields.includes('subdivision'),
+    timezone: opts.timezone === true,
     eol: '\n',
   };
 }
@@ -115,7 +118,12 @@ function csvColumns(first: Uint8Array, delimiter: number, opts: ColumnOptions): 
   // A last row with no terminator gets the header's.
   if (headerEnd > end) settings.eol = Buffer.from(first.subarray(end, headerEnd)).toString('latin1');
   const d = String.fromCharCode(D);
-  const added = [...(settings.country ? ['country'] : []), ...(settings.subdivision ? ['subdivision'] : []), 'error'];
+  const added = [
+    ...(settings.country ? ['country'] : []),
+    ...(settings.subdivision ? ['subdivision'] : []),
+    ...(settings.timezone ? ['timezone'] : []),
+    'error',
+  ];
   return {
     settings,
     header: Buffer.concat([first.subarray(0, end), Buffer.from(added.map((f) => d + f).join('') + settings.eol)]),

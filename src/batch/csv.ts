@@ -9,6 +9,7 @@ import { locator } from '../lookup/locate.js';
 import { inRange } from '../lookup/validate.js';
 import {
   accepted,
+  answerColumns,
   answerTable,
   csvQuote,
   MAX_RECORD_BYTES,
@@ -24,6 +25,7 @@ import {
   type ChunkResult,
   type RowSettings,
 } from './rows.js';
+import { needZones, type TimeZoneSource, type ZoneCells, zoneCells } from './timezones.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -153,25 +155,38 @@ export function splitRecord(b: Uint8Array, start: number, end: number, delimiter
 }
 
 /**
- * What a CSV row gets appended: its answer cells and the empty error cell, or for a bad row
- * the empty answer cells and the error.
+ * What a CSV row gets appended: its answer cells (and its time zone's) and the empty error cell,
+ * or for a bad row the empty answer cells and the error.
  */
 export interface CsvCells extends AnswerTable {
+  /** --timezone: the zone's cell and the error cell's delimiter, after the answer cells; else null. */
+  zones: ZoneCells | null;
   /** A bad row: one empty cell per answer column, then the error cell's delimiter. */
   errorPrefix: Uint8Array;
   /** Terminator for a last row that has none. */
   eolIsCrlf: boolean;
 }
 
-export function csvCells(ds: Dataset, settings: RowSettings): CsvCells {
+/** The cells for `settings`; `zones` answers the timezone column (settings.timezone), else unused. */
+export function csvCells(ds: Dataset, settings: RowSettings, zones: TimeZoneSource | null = null): CsvCells {
   const d = String.fromCharCode(settings.delimiter);
+  // Every answer is quoted when it holds the delimiter: subdivision codes hold '-' (FR-75C), custom
+  // zone codes '_', '.' and '-', zone names '/', '_', '-' and '+' (test/integration/batch-api.test.ts).
+  const cell = (s: string) => (s.includes(d) || s.includes('"') ? csvQuote(s) : s);
+  const zoneTable = settings.timezone ? zoneCells(needZones(zones), (z) => d + cell(z) + d) : null;
+  const answers = answerTable(
+    ds,
+    settings,
+    (c, s) =>
+      (settings.country ? d + cell(c ?? '') : '') +
+      (settings.subdivision ? d + cell(s ?? '') : '') +
+      (zoneTable ? '' : d),
+  );
   return {
-    ...answerTable(
-      ds,
-      settings,
-      (c, s) => (settings.country ? d + (c ?? '') : '') + (settings.subdivision ? d + (s ?? '') : '') + d,
-    ),
-    errorPrefix: encoder.encode(d.repeat((settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + 1)),
+    ...answers,
+    longest: answers.longest + (zoneTable?.longest ?? 0),
+    zones: zoneTable,
+    errorPrefix: encoder.encode(d.repeat(answerColumns(settings) + 1)),
     eolIsCrlf: settings.eol === '\r\n',
   };
 }
@@ -208,7 +223,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
   // A delimiter that can sit inside a number ('.', '-', a digit) must split the fields before
   // they are parsed: the scan's parse would run on through it.
   const parseWhileScanning = D !== 46 && D !== 45 && !(D >= 48 && D <= 57);
-  const { found: hit, start: cellStart, length: cellLength, view: cv } = cells;
+  const { found: hit, start: cellStart, length: cellLength, view: cv, zones } = cells;
   const longest = cells.longest + 2; // and the line terminator
   // Rows grow by their answer cells: twice the input rarely needs regrowing.
   const out = new OutBuffer(2 * b.length + 1024);
@@ -313,6 +328,13 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const n = cellLength[key];
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
+      if (zones !== null) {
+        const z = zones.zoneOf(lat, lon);
+        const zoneFrom = zones.start[z];
+        const zoneLength = zones.length[z];
+        for (let j = 0; j < zoneLength; j += 4) dv.setUint32(o + j, zones.view.getUint32(zoneFrom + j));
+        o += zoneLength;
+      }
       for (i = keep; i < p; i++) dst[o++] = b[i]; // extra fields and the row's own terminator
       if (contentEnd === len) o = endLine(dst, o, cells.eolIsCrlf);
       if (hit[key]) found++;

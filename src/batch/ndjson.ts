@@ -23,6 +23,7 @@ import {
   type ChunkResult,
   type RowSettings,
 } from './rows.js';
+import { needZones, type TimeZoneSource, type ZoneCells, zoneCells } from './timezones.js';
 
 const LF = 10;
 const CR = 13;
@@ -40,8 +41,13 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
-/** What an NDJSON row gets inserted before its closing brace: `,"country":"FRA","subdivision":"FR-75C"`. */
+/**
+ * What an NDJSON row gets inserted before its closing brace: `,"country":"FRA","subdivision":"FR-75C"`,
+ * then with --timezone `,"timezone":"Europe/Paris"`.
+ */
 export interface NdjsonCells extends AnswerTable {
+  /** --timezone: the zone's member, after the answer members; else null. */
+  zones: ZoneCells | null;
   /** The members for a bad row, before its "error" member. */
   nulls: string;
   /** What a line over MAX_RECORD_BYTES becomes, without its line feed. */
@@ -70,10 +76,14 @@ export function nameSet(names: readonly string[]): NameSet {
   return { lengths: names.reduce((m, n) => m | (1 << n.length), 0), names: names.map((n) => encoder.encode(n)) };
 }
 
-export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
+/** The cells for `settings`; `zones` answers the timezone member (settings.timezone), else unused. */
+export function ndjsonCells(ds: Dataset, settings: RowSettings, zones: TimeZoneSource | null = null): NdjsonCells {
   const members = (c: string | null, s: string | null) =>
     (settings.country ? `,"country":${JSON.stringify(c)}` : '') +
     (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
+  const zone = (z: string | null) => `,"timezone":${JSON.stringify(z)}`;
+  const zoneTable = settings.timezone ? zoneCells(needZones(zones), zone) : null;
+  const answers = answerTable(ds, settings, members);
   // A key whose bytes are not valid UTF-8 decodes to U+FFFD, so bytes cannot tell a name with
   // U+FFFD (or a lone surrogate, encoded as U+FFFD) from another: JSON.parse decides. Member
   // paths are read by JSON.parse too (the scanner reads top-level members only).
@@ -83,8 +93,10 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings): NdjsonCells {
     [settings.latKey, settings.lonKey].every((k) => !/[\uD800-\uDFFF\uFFFD]/.test(k));
   const names = (given: string, defaults: readonly string[]) => (scanner && given === '' ? nameSet(defaults) : null);
   return {
-    ...answerTable(ds, settings, members),
-    nulls: members(null, null),
+    ...answers,
+    longest: answers.longest + (zoneTable?.longest ?? 0),
+    zones: zoneTable,
+    nulls: members(null, null) + (zoneTable ? zone(null) : ''),
     oversize: oversizeRow(settings),
     latKey: scanner ? encoder.encode(settings.latKey || LAT_NAMES[0]) : null,
     lonKey: scanner ? encoder.encode(settings.lonKey || LON_NAMES[0]) : null,
@@ -105,14 +117,15 @@ export function atPath(row: unknown, path: readonly (string | number)[]): unknow
 
 /**
  * Lines of b (whole lines; the last may lack its line feed only at end of input) → the
- * same objects with "country" / "subdivision" (null when none) and, for a bad row,
- * "error". A line that is not a JSON object becomes {"line": its text, …, "error"}.
+ * same objects with "country" / "subdivision" (null when none), "timezone" (null on a bad row)
+ * when asked for, and for a bad row "error". A line that is not a JSON object becomes
+ * {"line": its text, …, "error"}.
  * Blank lines are not rows and are dropped.
  */
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
   const { subdivision: wantSub } = settings;
-  const { found: hit, start: cellStart, length: cellLength, view: cv, longest, latNames, lonNames } = cells;
+  const { found: hit, start: cellStart, length: cellLength, view: cv, longest, latNames, lonNames, zones } = cells;
   // The scanner's names, read again after each row JSON.parse reads (it may learn others).
   let latKey = cells.latKey;
   let lonKey = cells.lonKey;
@@ -209,6 +222,14 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
       const n = cellLength[key] - skip;
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
+      if (zones !== null) {
+        // After the answer members: never the first member, so always with its comma.
+        const z = zones.zoneOf(lat, lon);
+        const zoneFrom = zones.start[z];
+        const zoneLength = zones.length[z];
+        for (let j = 0; j < zoneLength; j += 4) dv.setUint32(o + j, zones.view.getUint32(zoneFrom + j));
+        o += zoneLength;
+      }
       if (hit[key]) found++;
       else notFound++;
     } else {
@@ -273,7 +294,8 @@ function readRow(text: string, settings: RowSettings, cells: NdjsonCells): strin
   read.replaces =
     Object.hasOwn(row, 'error') ||
     (settings.country && Object.hasOwn(row, 'country')) ||
-    (settings.subdivision && Object.hasOwn(row, 'subdivision'));
+    (settings.subdivision && Object.hasOwn(row, 'subdivision')) ||
+    (settings.timezone && Object.hasOwn(row, 'timezone'));
   return null;
 }
 
@@ -337,7 +359,7 @@ const cuts: number[] = [];
 
 /**
  * The top-level members of the object b[start, end) (valid JSON) that the answer members
- * replace ("country" and "subdivision" when written, "error" always; every copy, whatever the
+ * replace ("country", "subdivision" and "timezone" when written, "error" always; every copy, whatever the
  * key's escapes), each with one separator so that what is left stays valid JSON: the comma
  * before it, or for members before the first kept one, the comma after. Returns the count of
  * ranges put in `cuts`, in order.
@@ -380,6 +402,7 @@ function answerCuts(b: Uint8Array, start: number, end: number, settings: RowSett
 
 const COUNTRY = encoder.encode('country');
 const SUBDIVISION = encoder.encode('subdivision');
+const TIMEZONE = encoder.encode('timezone');
 const ERROR = encoder.encode('error');
 
 /** Whether the key b[keyStart, keyStop) (quotes included) names a member the answers replace. */
@@ -389,13 +412,17 @@ function replaced(b: Uint8Array, keyStart: number, keyStop: number, settings: Ro
   if (b.subarray(from, to).includes(BACKSLASH)) {
     const key = JSON.parse(decoder.decode(b.subarray(keyStart, keyStop)));
     return (
-      key === 'error' || (settings.country && key === 'country') || (settings.subdivision && key === 'subdivision')
+      key === 'error' ||
+      (settings.country && key === 'country') ||
+      (settings.subdivision && key === 'subdivision') ||
+      (settings.timezone && key === 'timezone')
     );
   }
   return (
     sameBytes(b, from, to, ERROR) ||
     (settings.country && sameBytes(b, from, to, COUNTRY)) ||
-    (settings.subdivision && sameBytes(b, from, to, SUBDIVISION))
+    (settings.subdivision && sameBytes(b, from, to, SUBDIVISION)) ||
+    (settings.timezone && sameBytes(b, from, to, TIMEZONE))
   );
 }
 
@@ -562,11 +589,16 @@ function oneOf(b: Uint8Array, from: number, to: number, set: NameSet): boolean {
 }
 
 /** The lengths of the names answerName matches, a bit each. */
-const ANSWER_LENGTHS = (1 << 5) | (1 << 7) | (1 << 11);
+const ANSWER_LENGTHS = (1 << 5) | (1 << 7) | (1 << 8) | (1 << 11);
 
 /** Whether b[from, to) names a member the answers may replace (which of them do is answerCuts' call). */
 function answerName(b: Uint8Array, from: number, to: number): boolean {
-  return sameBytes(b, from, to, ERROR) || sameBytes(b, from, to, COUNTRY) || sameBytes(b, from, to, SUBDIVISION);
+  return (
+    sameBytes(b, from, to, ERROR) ||
+    sameBytes(b, from, to, COUNTRY) ||
+    sameBytes(b, from, to, SUBDIVISION) ||
+    sameBytes(b, from, to, TIMEZONE)
+  );
 }
 
 /**
@@ -587,7 +619,7 @@ function plainNumber(b: Uint8Array, i: number, end: number, slot: number): numbe
  * is not a plain number, another member with one of latNames / lonNames in any case), else
  * bit 0 set when the latitude is in scanned[0], bit 1 when the longitude is in scanned[1]
  * (unset: the object has no such member) and bit 2 (REPLACED) when a member is named
- * "country", "subdivision" or "error".
+ * "country", "subdivision", "timezone" or "error".
  */
 export function scanRow(
   b: Uint8Array,

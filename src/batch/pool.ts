@@ -35,6 +35,8 @@ export interface PoolSetup {
   /** The first job's rows, sampled for the warm-up. */
   rows: Uint8Array;
   framing: Framing;
+  /** settings.timezone: @geolookup/timezones' entry, for each worker to load. */
+  timeZones?: string;
   /** Called when a worker fails or exits. */
   fail: (e: Error) => void;
 }
@@ -54,7 +56,11 @@ export function startPool(pool: Worker[], setup: PoolSetup): void {
     worker.on('exit', (code) => code !== 0 && setup.fail(new Error(`batch worker ${i} exited with code ${code}`)));
     worker.postMessage({ dataset: setup.dataset, name: setup.dataPath } satisfies DatasetShare);
     // A copy of the sample: a view would clone its whole buffer.
-    worker.postMessage({ settings: setup.settings, warm: new Uint8Array(warm) } satisfies RowSetup);
+    worker.postMessage({
+      settings: setup.settings,
+      warm: new Uint8Array(warm),
+      ...(setup.timeZones !== undefined ? { timeZones: setup.timeZones } : {}),
+    } satisfies RowSetup);
     pool.push(worker);
   }
 }

@@ -27,6 +27,8 @@ export interface RowSettings {
   lonPath: (string | number)[] | null;
   country: boolean;
   subdivision: boolean;
+  /** The IANA time zone column / member after the others (--timezone; @geolookup/timezones answers it). */
+  timezone: boolean;
   /** CSV: line terminator written after a last row that has none ("\n" or "\r\n"). */
   eol: string;
 }
@@ -67,15 +69,21 @@ export function oversizeRow(settings: RowSettings): string {
     const members = [
       ...(settings.country ? ['"country":null'] : []),
       ...(settings.subdivision ? ['"subdivision":null'] : []),
+      ...(settings.timezone ? ['"timezone":null'] : []),
       `"error":${JSON.stringify(OVERSIZE)}`,
     ];
     return `{${members.join(',')}}`;
   }
-  const answers = (settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0);
+  const answers = answerColumns(settings);
   return (
     String.fromCharCode(settings.delimiter).repeat(Math.max(0, settings.headerFields - 1) + answers + 1) +
     csvQuote(OVERSIZE)
   );
+}
+
+/** How many answer columns a row gets before its error cell. */
+export function answerColumns(settings: RowSettings): number {
+  return (settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + (settings.timezone ? 1 : 0);
 }
 
 export const encoder = new TextEncoder();
@@ -88,23 +96,41 @@ export const decoder = new TextDecoder();
 export const spareBuffers: ArrayBuffer[] = [];
 
 /**
- * The bytes a row gets appended for each answer key (the region id when subdivisions are
- * asked for, else country index + 1, 0 for none), built once per worker. All keys' cells sit
- * back to back in one byte array, each starting on a multiple of 4 and padded to one, so a
- * row copies its cells a word at a time from one place, not from a small array per key
- * scattered over the heap.
+ * Cells for a row to copy a word at a time: every key's bytes back to back in one byte array,
+ * each starting on a multiple of 4 and padded to one, so a row copies its cells from one place,
+ * not from a small array per key scattered over the heap.
  */
-export interface AnswerTable {
+export interface CellTable {
   bytes: Uint8Array;
   /** Big-endian word reads of bytes (as the writes are: byte order kept). */
   view: DataView;
   /** Key k's cells: bytes[start[k], start[k] + length[k]). */
   start: Uint32Array;
   length: Uint16Array;
-  /** 1 where the key's first requested field has an answer. */
-  found: Uint8Array;
   /** The longest cells plus the padding a word copy may write past them. */
   longest: number;
+}
+
+export function cellTable(cells: Uint8Array[]): CellTable {
+  const start = new Uint32Array(cells.length);
+  const length = Uint16Array.from(cells, (a) => a.length);
+  let at = 0;
+  cells.forEach((a, k) => {
+    start[k] = at;
+    at += (a.length + 3) & ~3;
+  });
+  const bytes = new Uint8Array(at + 4);
+  for (let k = 0; k < cells.length; k++) bytes.set(cells[k], start[k]);
+  return { bytes, view: new DataView(bytes.buffer), start, length, longest: Math.max(0, ...length) + 3 };
+}
+
+/**
+ * The bytes a row gets appended for each answer key (the region id when subdivisions are
+ * asked for, else country index + 1, 0 for none), built once per worker.
+ */
+export interface AnswerTable extends CellTable {
+  /** 1 where the key's first requested field has an answer. */
+  found: Uint8Array;
 }
 
 export function answerTable(
@@ -118,23 +144,9 @@ export function answerTable(
         ds.subdivisionCodes[ds.regionSubdivision[r]] ?? null,
       ])
     : [[null, null], ...ds.countryCodes.map((c): [string, null] => [c, null])];
-  const cells = keys.map(([c, s]) => encoder.encode(render(c, s)));
-  const start = new Uint32Array(cells.length);
-  const length = Uint16Array.from(cells, (a) => a.length);
-  let at = 0;
-  cells.forEach((a, k) => {
-    start[k] = at;
-    at += (a.length + 3) & ~3;
-  });
-  const bytes = new Uint8Array(at + 4);
-  for (let k = 0; k < cells.length; k++) bytes.set(cells[k], start[k]);
   return {
-    bytes,
-    view: new DataView(bytes.buffer),
-    start,
-    length,
+    ...cellTable(keys.map(([c, s]) => encoder.encode(render(c, s)))),
     found: Uint8Array.from(keys, ([c, s]) => ((settings.country ? c : s) !== null ? 1 : 0)),
-    longest: Math.max(...length) + 3,
   };
 }
 

@@ -18,6 +18,7 @@ import { delimiterByte, formatFromName, sniffFormat } from './format.js';
 import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
+import { resolveTimeZones } from './timezones.js';
 import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow } from './rows.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';
 
@@ -45,6 +46,11 @@ export interface BatchOptions {
   lon?: string;
   /** Which answer columns to append, always in the order country, subdivision. Default both. */
   fields?: BatchField[];
+  /**
+   * Append the IANA time zone of each row (`timezone`, after the fields'), answered by the
+   * optional package @geolookup/timezones; without it the run fails before reading any input.
+   */
+  timezone?: boolean;
   /** CSV field separator, one character. Default: the header's (comma, tab, semicolon or bar), else ','. */
   delimiter?: string;
   /** Worker threads. Default: os.availableParallelism(). */
@@ -107,6 +113,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const t0 = performance.now();
   const workers = workerCount(opts.workers);
   const delimiter = delimiterByte(opts.delimiter);
+  // The package is found now, so a missing one fails before any input is read (stdin waited for).
+  const timeZones = opts.timezone === true ? resolveTimeZones() : undefined;
   const dataPath = resolveDataPath(opts.data);
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
   const input = await openInput(opts, opened);
@@ -118,6 +126,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     lon: opts.lon,
     delimiter: opts.delimiter,
     fields: opts.fields ?? ['country', 'subdivision'],
+    timezone: timeZones !== undefined,
   };
   // CSV: the header is read whole first (it names the columns and the delimiter, which the
   // quoting rule needs to find where records end); the rows start right after it. NDJSON's
@@ -141,6 +150,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       rows: rows instanceof Uint8Array ? rows : new Uint8Array(0),
       framing,
       fail: events.fail,
+      timeZones,
     });
   const bytes = new Uint8Array(shared);
   readDataset(bytes, dataPath, checkFor(dataPath, bytes)); // DataError on a damaged file, before any row goes out

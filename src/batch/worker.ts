@@ -9,6 +9,7 @@ import { csvCells, processCsv } from './csv.js';
 import { type Framing, framingFor } from './framing.js';
 import { ndjsonCells, processNdjson } from './ndjson.js';
 import { spareBuffers, type ChunkResult, type RowSettings } from './rows.js';
+import { loadTimeZones } from './timezones.js';
 
 /**
  * The first message: the dataset bytes the main thread read into shared memory. The
@@ -27,6 +28,8 @@ export interface DatasetShare {
 export interface RowSetup {
   settings: RowSettings;
   warm?: Uint8Array;
+  /** settings.timezone: where @geolookup/timezones' CommonJS entry is (the main thread resolved it). */
+  timeZones?: string;
 }
 
 export interface Job {
@@ -60,13 +63,15 @@ function failed(e: unknown): void {
   parentPort!.postMessage(report);
 }
 
-function setUp(settings: RowSettings, data: Dataset): void {
+function setUp(settings: RowSettings, data: Dataset, timeZones: string | undefined): void {
   framing = framingFor(settings.format, settings.delimiter);
+  // The package's dataset is loaded here (its DataError fails the run before any row goes out).
+  const zones = settings.timezone && timeZones !== undefined ? loadTimeZones(timeZones) : null;
   if (settings.format === 'csv') {
-    const cells = csvCells(data, settings);
+    const cells = csvCells(data, settings, zones);
     run = (b) => processCsv(data, settings, cells, b);
   } else {
-    const cells = ndjsonCells(data, settings);
+    const cells = ndjsonCells(data, settings, zones);
     run = (b) => processNdjson(data, settings, cells, b);
   }
 }
@@ -127,7 +132,7 @@ parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
       return;
     }
     if ('settings' in m) {
-      if (ds) setUp(m.settings, ds);
+      if (ds) setUp(m.settings, ds, m.timeZones);
       if (m.warm) warmUp(m.warm);
       return;
     }

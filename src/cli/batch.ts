@@ -44,6 +44,12 @@ const BATCH = defineCommand({
       value: 'LIST',
       help: 'answer columns to append: country,subdivision (default both)',
     },
+    timezone: {
+      type: 'boolean',
+      help:
+        'also append the IANA time zone (a timezone column / member after them);\n' +
+        'needs @geolookup/timezones: npm install @geolookup/timezones',
+    },
     delimiter: {
       type: 'string',
       value: 'C',
@@ -62,16 +68,23 @@ const BATCH = defineCommand({
   },
   notes: [
     'Every row comes out once, in input order, with its own bytes and then the country,',
-    'subdivision and error cells (NDJSON: "country", "subdivision" members, "error" on bad rows).',
+    'subdivision, timezone (with --timezone) and error cells (NDJSON: members of those names,',
+    '"error" on bad rows only).',
     'A CSV row shorter than the header is padded with empty fields to its width first; fields',
     "beyond the header's width follow the error cell.",
-    'Not found leaves the cells empty (null); a bad coordinate keeps the row and puts the',
-    'ValidationError text in error. Blank lines are dropped. A summary goes to stderr, and a',
-    'progress bar when stderr is a terminal.',
+    'Not found leaves the cells empty (null); a bad coordinate keeps the row, leaves every answer',
+    'cell empty (null) and puts the ValidationError text in error. Blank lines are dropped. A',
+    'summary goes to stderr, and a progress bar when stderr is a terminal.',
+    '',
+    '--timezone answers the IANA zone of every valid point (Etc/GMT-12 … Etc/GMT+12 at sea) from',
+    '@geolookup/timezones, installed beside geolookup (npm install @geolookup/timezones);',
+    'without it the run stops before reading any input (exit 1). For example:',
+    '  geolookup batch points.csv --fields country --timezone -o out.csv',
   ].join('\n'),
   exit:
-    '0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error,\n' +
-    '130 interrupted (SIGINT: the rows in flight are written first, then how many on stderr).',
+    '0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error\n' +
+    '(--timezone without @geolookup/timezones among them), 130 interrupted (SIGINT: the rows\n' +
+    'in flight are written first, then how many on stderr).',
 });
 
 type BatchValues = Parsed<typeof BATCH.options>['values'];
@@ -93,6 +106,7 @@ function batchOptions(values: BatchValues, positionals: string[]): BatchOptions 
       throw new UsageError(`--fields takes country, subdivision or both, got "${fields}"`);
     opts.fields = list as BatchField[];
   }
+  if (values.timezone) opts.timezone = true;
   if (values.delimiter !== undefined) opts.delimiter = values.delimiter;
   const workers = wholeNumber(values.workers, '--workers', 1, 256);
   if (workers !== undefined) opts.workers = workers;

@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as geo from '../../src/index.js';
 import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../../src/index.js';
-import { parseDecimal, type RowSettings } from '../../src/batch/rows.js';
+import { oversizeRow, parseDecimal, type RowSettings } from '../../src/batch/rows.js';
 import { csvCells, processCsv } from '../../src/batch/csv.js';
 import { ndjsonCells, processNdjson, scanned, scanRow } from '../../src/batch/ndjson.js';
 import { readDataset } from '../../src/format/dataset.js';
-import { checkCsv, expected, quote, readCsv, type Row } from '../support/batch-rows.js';
+import * as tz from '../../packages/timezones/src/index.js';
+import { checkCsv, expected, expectedZone, quote, readCsv, type Row } from '../support/batch-rows.js';
 import { cityPoints, prng, spherePoints } from '../support/sample-points.js';
 
 describe('typed-array batch API', () => {
@@ -97,6 +98,83 @@ describe('typed-array batch API', () => {
   });
 });
 
+describe('time-zone cells (--timezone)', () => {
+  const ds = readDataset(readFileSync(geo.defaultDataPath()));
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+
+  it('CSV rows: the zone after the answers, quoted when it holds the delimiter; bad rows empty; widths agree', () => {
+    const p = cityPoints(600, 51);
+    const q = spherePoints(600, 52);
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < 600; i++)
+      pairs.push([p.lat[i].toFixed(4), p.lon[i].toFixed(4)], [String(q.lat[i]), String(q.lon[i])]);
+    pairs.push(['91', '0'], ['', '2'], ['0', '180'], ['90', '0'], ['x', 'y']);
+    for (const [d, fields] of [
+      [',', { country: true, subdivision: true }],
+      ['/', { country: false, subdivision: true }],
+      ['_', { country: true, subdivision: false }],
+      // Subdivision codes hold the delimiter (FR-75C), and so do negative coordinates: both quoted.
+      ['-', { country: true, subdivision: true }],
+    ] as const) {
+      const settings = rowSettings({ delimiter: d.charCodeAt(0), timezone: true, ...fields });
+      const field = (v: string | number) => (String(v).includes(d) ? `"${v}"` : String(v));
+      const rows: Row[] = pairs.map(([lat, lon], i) => ({ raw: [i, lat, lon].map(field).join(d), lat, lon }));
+      const text = rows.map((row) => `${row.raw}\n`).join('');
+      const res = processCsv(ds, settings, csvCells(ds, settings, tz), enc.encode(text));
+      const names = [...(fields.country ? ['country'] : []), ...(fields.subdivision ? ['subdivision'] : [])] as (
+        | 'country'
+        | 'subdivision'
+      )[];
+      const out = `${['id', 'lat', 'lon', ...names, 'timezone', 'error'].join(d)}\n${dec.decode(res.out.subarray(0, res.length))}`;
+      const counts = checkCsv(out, rows, names, 'id,lat,lon', { timezone: true, delimiter: d });
+      expect(res).toMatchObject({ rows: rows.length, ...counts });
+      if (d !== ',') expect(out, d).toMatch(new RegExp(`\\${d}"[A-Z][a-z]+/[^"]*\\${d}[^"]*"\\${d}`)); // a quoted zone
+      // The over-long record's row has as many cells as every other row.
+      const width = readCsv(out, d)[1].length;
+      expect(readCsv(`${oversizeRow({ ...settings, headerFields: 3 })}\n`, d)[0].length).toBe(width);
+    }
+    // Without a source the cells refuse to be made rather than write rows without zones.
+    expect(() => csvCells(ds, rowSettings({ timezone: true }))).toThrow(/@geolookup\/timezones/);
+  });
+
+  it('NDJSON rows: "timezone" after the answers, every copy of a member so named replaced, null on bad rows', () => {
+    const settings = rowSettings({ format: 'ndjson', headerFields: 0, latColumn: -1, lonColumn: -1, timezone: true });
+    const cells = ndjsonCells(ds, settings, tz);
+    const lines = [
+      '{"lat":48.8566,"lon":2.3522}',
+      '{"timezone":"old","lat":35.6762,"lon":139.6503,"timezone":1}',
+      '{"time\\u007aone":null,"lat":"-33.8688","lon":"151.2093"}',
+      '{"lat":0,"lon":-30}',
+      '{"lat":91,"lon":0,"timezone":"kept?"}',
+      '{"deep":{"timezone":"stays"},"lat":40.7,"lon":-74}',
+      'not json',
+    ];
+    const r = processNdjson(ds, settings, cells, enc.encode(`${lines.join('\n')}\n`));
+    const out = dec
+      .decode(r.out.subarray(0, r.length))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const zone = (lat: number, lon: number) => ({
+      country: expected(lat, lon).country,
+      timezone: tz.timeZoneFromGps(lat, lon),
+    });
+    expect(out).toEqual([
+      { lat: 48.8566, lon: 2.3522, ...zone(48.8566, 2.3522) },
+      { lat: 35.6762, lon: 139.6503, ...zone(35.6762, 139.6503) },
+      { lat: '-33.8688', lon: '151.2093', ...zone(-33.8688, 151.2093) },
+      { lat: 0, lon: -30, country: null, timezone: 'Etc/GMT+2' },
+      { lat: 91, lon: 0, country: null, timezone: null, error: expected(91, 0).error },
+      { deep: { timezone: 'stays' }, lat: 40.7, lon: -74, ...zone(40.7, -74) },
+      { line: 'not json', country: null, timezone: null, error: expect.stringMatching(/^Row is not valid JSON/) },
+    ]);
+    expect(r).toMatchObject({ rows: 7, errors: 2 });
+    expect(expectedZone(91, 0)).toBeNull();
+    expect(JSON.parse(oversizeRow(settings))).toMatchObject({ country: null, timezone: null });
+  });
+});
+
 /** What the workers are given for `id,lat,lon` CSV answering the country, with `changes` made. */
 function rowSettings(changes: Partial<RowSettings>): RowSettings {
   return {
@@ -109,6 +187,7 @@ function rowSettings(changes: Partial<RowSettings>): RowSettings {
     lonKey: '',
     country: true,
     subdivision: false,
+    timezone: false,
     eol: '\n',
     latPath: null,
     lonPath: null,

@@ -2,7 +2,17 @@
 // against the library with an independent RFC 4180 reader (test/support/batch-rows.ts). The
 // same machinery in process: test/integration/batch-api.test.ts.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as geo from '../../src/index.js';
 import { batch } from '../../src/batch/run.js';
-import { cityPoints, prng } from '../support/sample-points.js';
-import { checkCsv, expected, makeRows, quote, readCsv, writeCsv } from '../support/batch-rows.js';
+import { cityPoints, prng, spherePoints } from '../support/sample-points.js';
+import { checkCsv, expected, expectedZone, makeRows, quote, readCsv, writeCsv } from '../support/batch-rows.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'geolookup-batch-'));
@@ -31,6 +41,19 @@ beforeAll(() => {
     stale = true;
   }
   if (stale) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+  // @geolookup/timezones (--timezone) the same way; its build records its dataset's seal, so a
+  // dataset rebuilt since makes it stale too.
+  const tz = join(root, 'packages', 'timezones');
+  let tzStale = true;
+  try {
+    const t = statSync(join(tz, 'dist', 'index.cjs')).mtimeMs;
+    tzStale =
+      statSync(join(tz, 'dist-data', 'timezones.geolookup')).mtimeMs > t ||
+      readdirSync(join(tz, 'src')).some((f) => statSync(join(tz, 'src', f)).mtimeMs > t);
+  } catch {
+    tzStale = true;
+  }
+  if (tzStale) execFileSync('npx', ['tsup', '--silent'], { cwd: tz, stdio: 'pipe' });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -621,5 +644,146 @@ describe('geolookup batch: records as real files hold them', () => {
     expect(err).toContain(`interrupted by SIGINT: ${written.toLocaleString('en-US')} rows written, in input order`);
     expect(written).toBeGreaterThan(0);
     checkCsv(Buffer.concat(out).toString(), rows.slice(0, written));
+  });
+});
+
+describe('geolookup batch --timezone', () => {
+  // Seeded points near cities and anywhere (sea: Etc/GMT±N), with the bad and odd spellings of makeRows.
+  it('CSV: every row its timezone as @geolookup/timezones answers it, bad rows as for the countries', () => {
+    const rows = makeRows(4000, 41);
+    const file = join(dir, 'zones.csv');
+    writeCsv(file, rows);
+    const run = cli([file, '--timezone', '--workers', '2']);
+    expect(run.status, run.stderr).toBe(0);
+    const counts = checkCsv(run.stdout, rows, ['country', 'subdivision'], undefined, { timezone: true });
+    expect(counts.errors).toBeGreaterThan(50);
+    expect(summary(run.stderr)).toMatchObject({ rows: rows.length, ...counts });
+    // --fields and --delimiter combine with it; a delimiter that zone names hold ('/') quotes them.
+    const slash = rows.slice(0, 1500).map((row) => ({
+      ...row,
+      raw: readCsv(`${row.raw}\n`)[0]
+        .map((f) => (/["/\r\n]/.test(f) ? quote(f) : f))
+        .join('/'),
+    }));
+    const text = `id/name/latitude/longitude\n${slash.map((row) => `${row.raw}\n`).join('')}`;
+    const sub = cli(['-', '--fields', 'subdivision', '--timezone', '--delimiter', '/', '--workers', '1'], {
+      input: text,
+    });
+    expect(sub.status, sub.stderr).toBe(0);
+    expect(sub.stdout).toContain('/"Europe/');
+    checkCsv(sub.stdout, slash, ['subdivision'], undefined, { timezone: true, delimiter: '/' });
+  });
+
+  it('NDJSON: a "timezone" member per row as @geolookup/timezones answers it, null on bad rows', () => {
+    const city = cityPoints(1500, 42);
+    const sphere = spherePoints(1500, 43);
+    const r = prng(44);
+    const rows: unknown[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const p = i % 2 ? city : sphere;
+      const lat = p.lat[i >> 1];
+      const lon = p.lon[i >> 1];
+      // Numbers, strings (JSON.parse's path) and a member named like the answer, which is replaced.
+      const u = r();
+      rows.push(
+        u < 0.8
+          ? { id: i, lat, lon }
+          : u < 0.9
+            ? { id: i, lat: String(lat), lng: String(lon) }
+            : { id: i, timezone: 'x', lat, lon },
+      );
+    }
+    const bad = [
+      { id: 'range', lat: 91, lon: 0 },
+      { id: 'swapped', lat: 151.2, lon: -33.8 },
+      { id: 'text', lat: 'x', lon: 1 },
+      { id: 'no lon', lat: 10 },
+      { id: 'edge', lat: 0, lon: 180 },
+      { id: 'pole', lat: 90, lon: 0 },
+      { id: 'antimeridian', lat: -20, lon: -180 },
+    ];
+    rows.splice(1000, 0, ...bad);
+    const lines = rows.map((o) => JSON.stringify(o));
+    lines.splice(2000, 0, 'not json', '[1,2]');
+    const file = join(dir, 'zones.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = cli([file, '--timezone', '--fields', 'country', '--workers', '2']);
+    expect(run.status, run.stderr).toBe(0);
+    const out = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(out.length).toBe(lines.length);
+    let errors = 0;
+    for (let i = 0; i < lines.length; i++) {
+      let obj: Record<string, unknown> | null = null;
+      try {
+        const v = JSON.parse(lines[i]);
+        if (v && typeof v === 'object' && !Array.isArray(v)) obj = v;
+      } catch {
+        /* not JSON */
+      }
+      if (!obj) {
+        expect(out[i]).toMatchObject({ line: lines[i], country: null, timezone: null });
+        errors++;
+        continue;
+      }
+      const lat = obj.lat as string;
+      const lon = (obj.lon ?? obj.lng) as string;
+      const want = expected(lat, lon);
+      const { timezone: _replaced, ...kept } = obj;
+      const wanted = {
+        ...kept,
+        country: want.country,
+        timezone: expectedZone(lat, lon),
+        ...(want.error ? { error: want.error } : {}),
+      };
+      if (want.error) errors++;
+      else expect(wanted.timezone).not.toBeNull();
+      if (JSON.stringify(out[i]) !== JSON.stringify(wanted)) expect(out[i], lines[i]).toEqual(wanted);
+    }
+    expect(errors).toBe(bad.filter((b) => expected(b.lat, b.lon).error).length + 2);
+    expect(summary(run.stderr)).toMatchObject({ rows: lines.length, errors });
+  });
+
+  it('without @geolookup/timezones: exit 1 before reading any input, naming the package to install', async () => {
+    // The built CLI alone, where nothing resolves the package (no node_modules above it).
+    const alone = mkdtempSync(join(tmpdir(), 'geolookup-no-tz-'));
+    try {
+      for (const f of ['cli.js', 'batch-worker.js']) copyFileSync(join(root, 'dist', f), join(alone, f));
+      expect(() => createRequire(join(alone, 'cli.js')).resolve('@geolookup/timezones')).toThrow();
+      const env = { ...process.env };
+      delete env.NODE_PATH;
+      const out = join(alone, 'out.csv');
+      // stdin stays open and empty: a run that waited for input would not end.
+      const child = spawn(process.execPath, [join(alone, 'cli.js'), 'batch', '--timezone', '-o', out], {
+        cwd: alone,
+        env,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (b) => (stdout += b));
+      child.stderr.on('data', (b) => (stderr += b));
+      const timer = setTimeout(() => child.kill(), 20_000);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(timer);
+      child.stdin.destroy();
+      expect(code, stderr).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([
+        'geolookup batch: --timezone needs @geolookup/timezones, which is not installed; install it beside geolookup: npm install @geolookup/timezones',
+      ]);
+      expect(stdout).toBe('');
+      expect(existsSync(out)).toBe(false);
+      // The same copy answers without --timezone (the failure is the package's, not the copy's).
+      const ok = spawnSync(
+        process.execPath,
+        [join(alone, 'cli.js'), 'batch', '--data', join(root, 'dist-data', 'world.geolookup')],
+        { cwd: alone, env, input: 'lat,lon\n48.8566,2.3522\n', encoding: 'utf8' },
+      );
+      expect(ok.status, ok.stderr).toBe(0);
+      expect(ok.stdout).toBe('lat,lon,country,subdivision,error\n48.8566,2.3522,FRA,FR-75C,\n');
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { tryCountryFromGps, trySubdivisionFromGps, ValidationError } from '../../src/index.js';
+import { timeZoneFromGps } from '../../packages/timezones/src/index.js';
 import { cityPoints, prng, spherePoints } from './sample-points.js';
 
 /**
@@ -64,6 +65,16 @@ export function expected(
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     return { country: null, subdivision: null, error: e.message };
+  }
+}
+
+/** What @geolookup/timezones says for one pair of coordinates or field values: the zone, null for bad input. */
+export function expectedZone(lat: number | string | undefined, lon: number | string | undefined): string | null {
+  try {
+    return timeZoneFromGps(lat as string, lon as string);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return null;
   }
 }
 
@@ -141,28 +152,35 @@ export function writeCsv(
   return text;
 }
 
-/** Checks every output row against its input row and the library; returns the counts. */
+/**
+ * Checks every output row against its input row and the library (and with `timezone`, its
+ * timezone cell against @geolookup/timezones); returns the counts.
+ */
 export function checkCsv(
   out: string,
   rows: Row[],
   fields: ('country' | 'subdivision')[] = ['country', 'subdivision'],
   header = 'id,name,latitude,longitude',
+  opts: { timezone?: boolean; delimiter?: string } = {},
 ) {
-  const parsed = readCsv(out.replace(/^\uFEFF/, ''));
+  const delimiter = opts.delimiter ?? ',';
+  const parsed = readCsv(out.replace(/^\uFEFF/, ''), delimiter);
   const width = header.split(',').length;
-  expect(parsed[0]).toEqual([...header.split(','), ...fields, 'error']);
+  const answers = [...fields, ...(opts.timezone ? ['timezone'] : [])];
+  expect(parsed[0]).toEqual([...header.split(','), ...answers, 'error']);
   expect(parsed.length - 1).toBe(rows.length);
   const counts = { found: 0, notFound: 0, errors: 0 };
   for (let i = 0; i < rows.length; i++) {
     const got = parsed[i + 1];
     // A short row is padded to the header's width; a long row's extra fields follow the error cell.
-    const input = readCsv(`${rows[i].raw}\n`)[0];
+    const input = readCsv(`${rows[i].raw}\n`, delimiter)[0];
     const padded = [...input.slice(0, width), ...Array<string>(Math.max(0, width - input.length)).fill('')];
     const want = expected(rows[i].lat, rows[i].lon);
     expect(got.slice(0, width), `row ${i}`).toEqual(padded);
-    expect(got.slice(width + fields.length + 1), `row ${i}`).toEqual(input.slice(width));
-    const cells = got.slice(width, width + fields.length + 1);
-    const wanted = [...fields.map((f) => want[f] ?? ''), want.error ?? ''];
+    expect(got.slice(width + answers.length + 1), `row ${i}`).toEqual(input.slice(width));
+    const cells = got.slice(width, width + answers.length + 1);
+    const zone = opts.timezone ? [expectedZone(rows[i].lat, rows[i].lon) ?? ''] : [];
+    const wanted = [...fields.map((f) => want[f] ?? ''), ...zone, want.error ?? ''];
     if (JSON.stringify(cells) !== JSON.stringify(wanted))
       expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
     if (want.error) counts.errors++;
