@@ -1,5 +1,6 @@
 // The client against the real geolookup server (@geolookup/server), on a loopback port: the four
-// operations, rate-limit headers, and each error mapping. No mocked fetch.
+// operations, rate-limit headers, and each error mapping; timeZoneFromGps, beyond the contract,
+// against a server with @geolookup/timezones and one without it. No mocked fetch.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,10 @@ import {
   type ServerOptions,
 } from '../../packages/server/src/server/server.js';
 import { createKey, revokeKey } from '../../packages/server/src/server/keys.js';
+import { timeZoneFromGps } from '../../packages/timezones/src/index.js';
 import { HOST, listenOnLoopback } from '../support/loopback.js';
+import { cityPoints, spherePoints } from '../support/sample-points.js';
+import { projectWithoutTimeZones, runModule, startWithoutTimeZones } from '../support/server-fixture.js';
 import { rejection } from '../support/thrown.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'geolookup-client-'));
@@ -194,5 +198,108 @@ describe('client ↔ geolookup server', () => {
     const { data, rateLimit } = await createClient({ baseUrl: url, ...quiet }).countryFromGps(52.52, 13.405);
     expect(data).toBe('DEU');
     expect(rateLimit.burstLimit).toBe(10);
+  });
+});
+
+describe('timeZoneFromGps, beyond the contract', () => {
+  /** The seeded points, as the numbers a caller passes. */
+  const points = (): [number, number][] => {
+    const out: [number, number][] = [];
+    for (const { lat, lon } of [cityPoints(100, 81), spherePoints(100, 82)])
+      for (let i = 0; i < lat.length; i++) out.push([lat[i], lon[i]]);
+    return [...out, [48.8566, 2.3522], [0, -30], [90, 0], [-16.8, 180], [-16.8, -180]];
+  };
+
+  it('remote and offline, it answers what @geolookup/timezones answers, on 200 seeded points', async () => {
+    const remote = createClient({ apiKey: key, baseUrl, cache: false, ...quiet });
+    const local = createClient({ offline: true });
+    const pts = points();
+    const want = pts.map(([lat, lon]) => timeZoneFromGps(lat, lon));
+    const got = [];
+    for (const [lat, lon] of pts) got.push(await remote.timeZoneFromGps(lat, lon)); // one keep-alive connection
+    expect(got.map((r) => r.data)).toEqual(want);
+    expect(got[0].rateLimit).toMatchObject({ burstLimit: 1000, quotaLimit: 5000 });
+    const offline = await Promise.all(pts.map(([lat, lon]) => local.timeZoneFromGps(lat, lon)));
+    expect(offline.map((r) => r.data)).toEqual(want);
+    expect(offline[0].rateLimit).toEqual({
+      burstLimit: null,
+      burstRemaining: null,
+      quotaLimit: null,
+      quotaRemaining: null,
+    });
+  });
+
+  it('bad coordinates: the ValidationError of countryFromGps, remote and offline', async () => {
+    const remote = createClient({ apiKey: key, baseUrl, ...quiet });
+    const local = createClient({ offline: true });
+    const seen = (e: Error) => ({
+      name: e.name,
+      status: (e as ValidationError).status,
+      message: e.message,
+      errors: (e as ValidationError).errors,
+    });
+    for (const [lat, lon] of [
+      [151.2093, -33.8688],
+      [1, 'abc'],
+      [' 48.85', '2.35'],
+      ['', 2],
+      [1, 180.5],
+    ] as [number | string, number | string][]) {
+      const country = seen(await rejection(remote.countryFromGps(lat, lon)));
+      expect(country.name).toBe('ValidationError');
+      const zone = await rejection(remote.timeZoneFromGps(lat, lon));
+      expect(zone).toBeInstanceOf(ValidationError);
+      expect(seen(zone)).toEqual(country);
+      expect(seen(await rejection(local.timeZoneFromGps(lat, lon)))).toEqual(
+        seen(await rejection(local.countryFromGps(lat, lon))),
+      );
+    }
+  });
+
+  describe('in a project without @geolookup/timezones', () => {
+    let project: ReturnType<typeof projectWithoutTimeZones>;
+    beforeAll(() => {
+      project = projectWithoutTimeZones();
+    });
+    afterAll(() => project?.remove());
+
+    it('remote: a server without the package answers NotFoundError (no such route); the contract still answers', async () => {
+      const server = await startWithoutTimeZones(project.dir, { allowAnonymous: true });
+      try {
+        const client = createClient({ baseUrl: `http://${HOST}:${server.port}`, ...quiet });
+        const err = await rejection(client.timeZoneFromGps(48.8566, 2.3522));
+        expect(err).toBeInstanceOf(NotFoundError);
+        expect(err.message).toMatch(/^No such resource: \/geo\/timezone\/fromGps\/48\.8566,2\.3522\. Routes: /);
+        expect((await client.countryFromGps(48.8566, 2.3522)).data).toBe('FRA');
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('offline: the call rejects with a GeoLookupError saying what to install; the contract still answers', async () => {
+      const { code, stdout, stderr } = await runModule(
+        project.dir,
+        `import { createClient, GeoLookupError } from '@geolookup/client';
+const local = createClient({ offline: true });
+const out = { country: (await local.countryFromGps(48.8566, 2.3522)).data };
+for (let i = 0; i < 2; i++) {
+  try {
+    await local.timeZoneFromGps(48.8566, 2.3522);
+  } catch (e) {
+    out['error' + i] = { geo: e instanceof GeoLookupError, status: e.status, message: e.message };
+  }
+}
+console.log(JSON.stringify(out));`,
+      );
+      expect([code, stderr]).toEqual([0, '']);
+      const error = {
+        geo: true,
+        status: 500,
+        message:
+          "The offline client's timeZoneFromGps needs the @geolookup/timezones package (an extension, beyond the service contract): npm install @geolookup/timezones",
+      };
+      // The failed load is tried again on the next call, with the same answer.
+      expect(JSON.parse(stdout)).toEqual({ country: 'FRA', error0: error, error1: error });
+    });
   });
 });

@@ -1,6 +1,8 @@
 // The operation table (src/operations.ts) drives every front end: the server's routes and
 // metrics labels, the OpenAPI paths, the client's methods and the CLI's commands list exactly the
 // table's operations, in its order, and each answers as callOperation does on the same engine.
+// An operation beyond the contract (isContract false: timeZoneFromGps) runs on its package
+// (@geolookup/timezones, installed in this checkout); a server without the package has no such route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/client/src/index.js';
 import { openApiDocument, DEFAULT_SETTINGS } from '../../packages/server/src/server/openapi.js';
@@ -9,8 +11,9 @@ import { createServer, type GeoLookupServer } from '../../packages/server/src/se
 import { MAIN } from '../../src/cli/lookup.js';
 import { run } from '../../src/cli/run.js';
 import { helpText } from '../../src/cli/args.js';
+import * as timezones from '../../packages/timezones/src/index.js';
 import { createGeoLookup, preload } from '../../src/index.js';
-import { callOperation, OPERATIONS, type Operation } from '../../src/operations.js';
+import { callOperation, isContract, OPERATIONS, type Operation, type OperationTarget } from '../../src/operations.js';
 import { HOST, listenOnLoopback } from '../support/loopback.js';
 
 /** A point and a code for each operation, the code the country or subdivision at the point. */
@@ -41,6 +44,13 @@ describe('the operation table drives', () => {
       expect(routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0]), op.id).toBe(i);
     });
     for (const path of OPEN_PATHS) expect(routeOf(path)).toBeGreaterThanOrEqual(OPERATIONS.length);
+    // A server without an extension's package: the contract's routes only, the rest is `other`.
+    const contractOnly = { targets: OPERATIONS.map((op) => (isContract(op) ? preload() : null)) };
+    OPERATIONS.forEach((op, i) => {
+      const route = routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0], contractOnly);
+      expect(ROUTE_LABELS[route], op.id).toBe(isContract(op) ? op.id : 'other');
+      expect(route === i, op.id).toBe(isContract(op));
+    });
   });
 
   it('the OpenAPI document: its operation paths are the table, with its ids and summaries', () => {
@@ -51,6 +61,10 @@ describe('the operation table drives', () => {
     expect(ops.map(([path, item]) => [path, item.get.operationId, item.get.summary])).toEqual(
       OPERATIONS.map((o) => [o.path, o.id, o.summary]),
     );
+    // Without the extensions installed: the contract's operations.
+    const contract = openApiDocument({ ...DEFAULT_SETTINGS, extensions: [] }) as typeof doc;
+    const paths = Object.keys(contract.paths).filter((path) => !(OPEN_PATHS as readonly string[]).includes(path));
+    expect(paths).toEqual(OPERATIONS.filter(isContract).map((o) => o.path));
   });
 
   it("the CLI: its help lists one command per operation, in the table's order", () => {
@@ -67,12 +81,15 @@ describe('the operation table drives', () => {
 
 describe('each front end answers every operation as callOperation does', () => {
   const geo = createGeoLookup('world');
+  // An extension's operation runs on its package, over its own dataset.
+  const targetFor = (op: Operation): OperationTarget =>
+    isContract(op) ? geo : (timezones as unknown as OperationTarget);
 
   it.each(OPERATIONS.map((op) => [op.id, op] as const))(
     '%s: server, client (remote and offline), CLI',
     async (_id, op) => {
       const code = codeFor(op);
-      const want = callOperation(geo, op, code, POINT.lat, POINT.lon);
+      const want = callOperation(targetFor(op), op, code, POINT.lat, POINT.lon);
       const args = code === undefined ? [POINT.lat, POINT.lon] : [code, POINT.lat, POINT.lon];
 
       const res = await fetch(`http://${HOST}:${port}${routeFor(op, code)}`);

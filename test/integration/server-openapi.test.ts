@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, openApiDocument, type OpenApiSettings } from '../../packages/server/src/server/openapi.js';
-import { OPERATIONS } from '../../src/operations.js';
+import { timeZoneNames } from '../../packages/timezones/src/index.js';
+import { isContract, OPERATIONS } from '../../src/operations.js';
 import { request } from '../support/loopback.js';
 import { type Exchange, responseChecker } from '../support/openapi-check.js';
 import { checkConnections, recorded, wireExchanges } from '../support/openapi-conformance.js';
@@ -27,6 +28,7 @@ describe('the document', () => {
   const variants: [string, Partial<OpenApiSettings>][] = [
     ['defaults', {}],
     ['anonymous access, custom zone codes, no /metrics', { allowAnonymous: true, codes: 'custom', metrics: false }],
+    ['no extension installed: the contract alone', { extensions: [] }],
   ];
   it.each(variants)('is valid OpenAPI 3.1: %s', async (_, settings) => {
     const doc = openApiDocument({ ...DEFAULT_SETTINGS, ...settings });
@@ -44,7 +46,43 @@ describe('the document', () => {
     expect(JSON.parse(readFileSync(docsFile, 'utf8'))).toEqual(openApiDocument());
   });
 
-  it('describes the four routes of the route table, the key scheme and the rate-limit headers', () => {
+  it('documents the time-zone route as an extension, with IANA names as its answer; without its package, the contract alone', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument()));
+    const zone = OPERATIONS.find((o) => o.id === 'timeZoneFromGps')!;
+    expect(isContract(zone)).toBe(false);
+    const op = doc.paths[zone.path].get;
+    expect(op.operationId).toBe('timeZoneFromGps');
+    expect(op.tags).toEqual(['extensions']);
+    expect(op.description).toMatch(/not part of the Geolocation Lookup Service contract/);
+    expect(op.description).toMatch(/@geolookup\/timezones is installed/);
+    expect(doc.tags).toEqual([{ name: 'extensions', description: expect.stringContaining('beyond the') }]);
+    const schema = op.responses[200].content['text/plain; charset=utf-8'].schema;
+    expect(schema).toMatchObject({ type: 'string', examples: ['Europe/Paris'] });
+    const pattern = new RegExp(schema.pattern);
+    expect(timeZoneNames().filter((name) => !pattern.test(name))).toEqual([]);
+    for (const notZone of ['', 'FRA ', 'Europe//Paris', '/UTC', 'Europe/Paris\n'])
+      expect(pattern.test(notZone)).toBe(false);
+    expect(Object.keys(op.responses)).not.toContain('404'); // every valid point has a zone
+    // The same settings with the custom codes of another world dataset: time zones are still IANA names.
+    const custom = openApiDocument({ ...DEFAULT_SETTINGS, codes: 'custom' }) as typeof doc;
+    expect(custom.paths[zone.path].get.responses[200].content['text/plain; charset=utf-8'].schema).toEqual(schema);
+
+    const contract = JSON.parse(JSON.stringify(openApiDocument({ ...DEFAULT_SETTINGS, extensions: [] })));
+    expect(Object.keys(contract.paths)).toEqual([
+      ...OPERATIONS.filter(isContract).map((o) => o.path),
+      '/healthz',
+      '/openapi.json',
+      '/metrics',
+    ]);
+    expect(contract.tags).toBeUndefined();
+    expect(contract.info.description).not.toMatch(/extensions/);
+    // The contract's paths and everything else are the same with or without the extension.
+    for (const o of OPERATIONS.filter(isContract)) expect(contract.paths[o.path]).toEqual(doc.paths[o.path]);
+    expect(contract.components).toEqual(doc.components);
+    expect(contract['x-any-request']).toEqual(doc['x-any-request']);
+  });
+
+  it('describes the routes of the route table, the key scheme and the rate-limit headers', () => {
     const doc = JSON.parse(JSON.stringify(openApiDocument()));
     expect(Object.keys(doc.paths)).toEqual([...OPERATIONS.map((o) => o.path), '/healthz', '/openapi.json', '/metrics']);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
@@ -92,11 +130,17 @@ describe('the answers of the server tests are checked against the document', () 
       '/geo/subdivision/fromGps/48.8566,2.3522',
       '/geo/country/FRA/isInCountry?latitude=48.8566&longitude=2.3522',
       '/geo/subdivision/FR-IDF/isInSubdivision?latitude=48.8566&longitude=2.3522',
+      '/geo/timezone/fromGps/48.8566,2.3522',
     ];
+    expect(paths).toHaveLength(OPERATIONS.length);
     for (const path of paths) {
-      expect((await get(port, path)).status).toBe(200);
+      const ok = await get(port, path);
+      expect(ok.status).toBe(200);
       expect((await request(port, path, { 'X-API-Key': KEY }, 'HEAD')).status).toBe(200);
-      expect((await get(port, path, KEY, { 'If-None-Match': server.etag })).status).toBe(304);
+      // The time-zone route's ETag names its own dataset (server.etag: the contract's routes).
+      if (path.startsWith('/geo/timezone/')) expect(ok.headers.etag).not.toBe(server.etag);
+      else expect(ok.headers.etag).toBe(server.etag);
+      expect((await get(port, path, KEY, { 'If-None-Match': ok.headers.etag })).status).toBe(304);
     }
     const refused = await exchange(port, 'GET /x HTTP/1.1\r\nHost: a\r\nX-API-Key: a\r\n b\r\n\r\n');
     expect(parseResponses(refused.text)[0].status).toBe(401);

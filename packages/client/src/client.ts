@@ -4,9 +4,9 @@
 
 import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
-import { callOperation, OPERATIONS, type Operation } from '../../../src/operations.js';
+import { callOperation, OPERATIONS, type Operation, type OperationTarget } from '../../../src/operations.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
-import { loadEmbeddedEngine } from './embedded.js';
+import { loadEmbeddedEngine, loadExtension } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
 import {
   adoptEngineError,
@@ -28,12 +28,19 @@ export interface ClientResult<T> {
   rateLimit: RateLimitInfo;
 }
 
+/** Every operation's method: GeoLookup's, and those of the extension packages (timeZoneFromGps). */
+type OperationMethods = Required<OperationTarget>;
+
 /** The client's form of an operation of the library's table: its arguments, a promise of its answer. */
 export type ClientOperation<K extends Operation['id']> = (
-  ...args: Parameters<GeoLookup[K]>
-) => Promise<ClientResult<ReturnType<GeoLookup[K]>>>;
+  ...args: Parameters<OperationMethods[K]>
+) => Promise<ClientResult<ReturnType<OperationMethods[K]>>>;
 
-/** One method per operation (countryFromGps, isInCountry, …; see the library's OPERATIONS), and the client's own. */
+/**
+ * One method per operation (countryFromGps, isInCountry, …; see the library's OPERATIONS), and the
+ * client's own. timeZoneFromGps is beyond the service's contract: it needs a geolookup server with
+ * @geolookup/timezones installed, or offline, that package (docs/CLIENT.md, "Time zones").
+ */
 export type GeoLookupClient = { [K in Operation['id']]: ClientOperation<K> } & {
   /** Empties the cache (the built-in one or the custom one). */
   clearCache(): Promise<void>;
@@ -199,12 +206,16 @@ function path(op: Operation, code: string | undefined, lat: unknown, lon: unknow
   return `${op.path.replace(`{${op.code}}`, encodeURIComponent(String(code)))}?latitude=${enc(lat)}&longitude=${enc(lon)}`;
 }
 
+/** A code (ISO 3166 or a custom zone code), or an IANA time-zone name (Area/Location, Etc/GMT+5). */
+const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]{0,62}(?:\/[A-Za-z0-9_+-]{1,62}){0,3}$/;
+
 function parseData(op: Operation, body: string): string | boolean {
   const text = body.trim();
   if (op.answer === 'boolean') {
     if (text === 'true') return true;
     if (text === 'false') return false;
-  } else if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(text)) {
+  } else if ((op.answer === 'timezone' ? TIME_ZONE : CODE).test(text)) {
     return text;
   }
   throw new GeoLookupError(`Unexpected response body for ${op.id}: ${JSON.stringify(text.slice(0, 80))}`, 502);
@@ -220,7 +231,7 @@ function describeCause(err: unknown): string {
 }
 
 /**
- * A client for the four operations. `createClient({ apiKey, baseUrl })` talks to a service;
+ * A client for the operations of the table. `createClient({ apiKey, baseUrl })` talks to a service;
  * `createClient({ offline: true })` answers from the embedded engine, with the same interface.
  */
 export function createClient(options: ClientOptions): GeoLookupClient {
@@ -243,8 +254,21 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
     });
     return loading;
   };
-  async function run<T>(answer: (e: GeoLookup) => T): Promise<ClientResult<T>> {
-    const e = await engine();
+  // An operation beyond the contract answers from its package's own dataset, loaded on its first call.
+  const extensions = new Map<string, Promise<OperationTarget>>();
+  const extension = (op: Operation & { extension: string }): Promise<OperationTarget> => {
+    let loaded = extensions.get(op.extension);
+    if (loaded === undefined) {
+      loaded = loadExtension(op).catch((err: unknown) => {
+        extensions.delete(op.extension); // retried on the next call (e.g. installed since)
+        throw adoptEngineError(err);
+      });
+      extensions.set(op.extension, loaded);
+    }
+    return loaded;
+  };
+  async function run<T>(op: Operation, answer: (e: OperationTarget) => T): Promise<ClientResult<T>> {
+    const e = op.extension === undefined ? await engine() : await extension(op as Operation & { extension: string });
     try {
       return { data: answer(e), rateLimit: { ...NO_RATE_LIMIT } };
     } catch (err) {
@@ -253,7 +277,7 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   }
   return {
     mode: 'offline',
-    ...operationMethods((op, code, lat, lon) => run((e) => callOperation(e, op, code, lat, lon))),
+    ...operationMethods((op, code, lat, lon) => run(op, (e) => callOperation(e, op, code, lat, lon))),
     clearCache: async () => {},
   };
 }

@@ -56,7 +56,7 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
-  const route = routeOf(path);
+  const route = routeOf(path, state.operations);
   if (answerOpenPath(state, res, route)) return null;
   const client = identify(state, req, seen, verdict);
   if (typeof client === 'string') {
@@ -110,7 +110,10 @@ function refuseRequest(
   return false;
 }
 
-/** The admitted request's answer: 200, 304 when If-None-Match names the ETag, or the route's 400/404. */
+/**
+ * The admitted request's answer: 200, 304 when If-None-Match names the ETag (the operation's:
+ * the dataset's, or an extension's own), or the route's 400/404.
+ */
 function respond(
   state: ServerState,
   res: http.ServerResponse,
@@ -123,18 +126,19 @@ function respond(
 ): void {
   let body: string;
   try {
-    body = answer(state.geo, path, query, route);
+    body = answer(state.operations, path, query, route);
   } catch (e) {
     if (!(e instanceof GeoLookupError) || e.status >= 500) throw e;
     const headers = rateHeaders(client, grant.remaining, grant.resetIn, grant.burst);
     // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
     if (e.status === 404 && !(e instanceof UnknownRouteError)) {
       headers['Cache-Control'] = state.cacheControl;
-      headers.ETag = state.etag;
+      headers.ETag = state.operations.etag(route);
     }
     sendProblem(state, res, e.toProblem(), headers);
     return;
   }
-  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, state.etag)) sendNotModified(state, res, client, grant);
-  else sendAnswer(state, res, client, grant, body);
+  const etag = state.operations.etag(route);
+  if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, etag)) sendNotModified(state, res, client, grant, etag);
+  else sendAnswer(state, res, client, grant, body, etag);
 }

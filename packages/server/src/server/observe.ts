@@ -18,7 +18,7 @@ function record(
   if (!res.headersSent) return; // the connection went away before an answer
   const ms = performance.now() - started;
   const url = req.url ?? '/';
-  const route = routeOf(pathOf(url));
+  const route = routeOf(pathOf(url), state.operations);
   const status = res.statusCode;
   const sent = (res as Tagged)[kSent];
   if (state.metrics !== null) {

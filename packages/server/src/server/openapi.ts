@@ -7,6 +7,7 @@ import { PROBLEM } from './responses.js';
 import { CORS } from './cors.js';
 import { COMPONENTS, header, problemResponse, rateHeaders, response } from './openapi-components.js';
 import { OPERATIONS, type Operation } from 'geolookup';
+import { EXTENSIONS, type Extension } from './extensions.js';
 import type { ServerState } from './state.js';
 
 type Json = Record<string, unknown>;
@@ -22,8 +23,14 @@ export interface OpenApiSettings {
   metrics: boolean;
   /** Whether the server answers only some Host names (options.hosts): 403 for the others. */
   hosts?: boolean;
+  /**
+   * The extension packages installed beside the server: their operations, beyond the contract,
+   * are documented (tagged `extensions`). Default none: the contract's four.
+   */
+  extensions?: readonly Extension[];
 }
 
+/** A server's defaults, with every extension installed (as in this repository): docs/openapi.json. */
 export const DEFAULT_SETTINGS: OpenApiSettings = {
   codes: 'iso',
   allowAnonymous: false,
@@ -31,14 +38,26 @@ export const DEFAULT_SETTINGS: OpenApiSettings = {
   anonymousBurstPerMinute: 10,
   anonymousMonthlyQuota: 10_000,
   metrics: true,
+  extensions: EXTENSIONS,
 };
 
 export const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 const CUSTOM_CODE = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$';
+/** An IANA time-zone name: Area/Location (any depth), Etc/GMT±N, UTC. */
+const TIME_ZONE = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$';
+const EXTENSIONS_TAG = 'extensions';
 
 function answerSchema(op: Operation, codes: OpenApiSettings['codes']): Json {
   if (op.answer === 'boolean') return { type: 'string', enum: ['true', 'false'] };
+  // Time zones come from the extension's own dataset, whatever codes the server's dataset uses.
+  if (op.answer === 'timezone')
+    return {
+      type: 'string',
+      pattern: TIME_ZONE,
+      description: 'An IANA time-zone name, e.g. Europe/Paris; Etc/GMT±N at sea.',
+      examples: ['Europe/Paris'],
+    };
   if (codes === 'custom') return { type: 'string', pattern: CUSTOM_CODE };
   return op.answer === 'country'
     ? { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3, e.g. FRA.', examples: ['FRA'] }
@@ -73,12 +92,31 @@ function codeParameter(name: 'countryCode' | 'subdivisionCode', codes: OpenApiSe
 const NOT_FOUND =
   'No country or subdivision at the point (a cacheable answer), an unknown code, or a path that is no route.';
 
+/** What the document says of an operation beyond the contract. */
+function extensionNote(pkg: Extension): Json {
+  return {
+    tags: [EXTENSIONS_TAG],
+    description:
+      `An extension, not part of the Geolocation Lookup Service contract: answered only when ${pkg} is ` +
+      'installed beside @geolookup/server (an optional peer dependency); without it this path is no route (404). ' +
+      `Its ETag names the dataset of ${pkg}.`,
+  };
+}
+
 function operation(op: Operation, s: OpenApiSettings): Json {
   const parameters = op.code
     ? [codeParameter(op.code, s.codes), coordinate('latitude', 'query'), coordinate('longitude', 'query')]
     : [coordinate('latitude', 'path'), coordinate('longitude', 'path')];
   const cached = { ...header('Cache-Control'), ...header('ETag') };
+  // Every valid point has a time zone (Etc/GMT±N at sea): that operation answers no 404.
+  const notFound =
+    op.answer === 'timezone'
+      ? {}
+      : {
+          404: problemResponse(404, NOT_FOUND, 'NotFoundProblem', { ...rateHeaders(true), ...header('ETag', false) }),
+        };
   return {
+    ...(op.extension ? extensionNote(op.extension) : {}),
     operationId: op.id,
     parameters,
     responses: {
@@ -90,12 +128,17 @@ function operation(op: Operation, s: OpenApiSettings): Json {
       304: { description: 'If-None-Match named the ETag.', headers: { ...rateHeaders(true), ...cached } },
       400: response('BadRequest'),
       401: response('Unauthorized'),
-      404: problemResponse(404, NOT_FOUND, 'NotFoundProblem', { ...rateHeaders(true), ...header('ETag', false) }),
+      ...notFound,
       414: response('UriTooLong'),
       429: response('TooManyRequests'),
       500: response('InternalError'),
     },
   };
+}
+
+/** The operations the document lists: the contract's, then those of the extensions installed. */
+function documented(s: OpenApiSettings): Operation[] {
+  return OPERATIONS.filter((op) => op.extension === undefined || (s.extensions ?? []).includes(op.extension));
 }
 
 /** Paths that need no key and count against no limit. */
@@ -148,13 +191,19 @@ function anyRequest(s: OpenApiSettings): Json {
   };
 }
 
-function description(s: OpenApiSettings): string {
+function description(s: OpenApiSettings, extensions: boolean): string {
   const anonymous = s.allowAnonymous
     ? `Requests without a key are served as anonymous: ${s.anonymousBurstPerMinute} a minute and ` +
       `${s.anonymousMonthlyQuota} a month per client address.`
     : 'A request without a key is refused (401).';
   return [
     'Country and ISO 3166-2 subdivision lookup from GPS coordinates: the Geolocation Lookup Service contract, self-hosted.',
+    ...(extensions
+      ? [
+          `Operations tagged \`${EXTENSIONS_TAG}\` are beyond the contract, each answered only where its package is`,
+          'installed beside the server; they are keyed, limited, cached and refused as the others.',
+        ]
+      : []),
     `Every operation needs the X-API-Key header. ${anonymous} Each key may send ${s.burstPerMinute} requests a minute,`,
     'and its monthly quota; every answer to an identified client carries the X-RateLimit-* headers.',
     'HEAD is answered on every GET path, without a body. Answers are cacheable (ETag, If-None-Match → 304).',
@@ -166,15 +215,28 @@ function description(s: OpenApiSettings): string {
 /** The document for a server with these settings. */
 export function openApiDocument(settings: OpenApiSettings = DEFAULT_SETTINGS): Json {
   const paths: Json = {};
-  for (const op of OPERATIONS) paths[op.path] = { get: { summary: op.summary, ...operation(op, settings) } };
+  const ops = documented(settings);
+  for (const op of ops) paths[op.path] = { get: { summary: op.summary, ...operation(op, settings) } };
+  const extensions = ops.some((op) => op.extension !== undefined);
   return {
     openapi: '3.1.0',
     info: {
       title: 'geolookup serve',
       version: '1.0.0',
-      description: description(settings),
+      description: description(settings, extensions),
       license: { name: 'MIT', identifier: 'MIT' },
     },
+    ...(extensions
+      ? {
+          tags: [
+            {
+              name: EXTENSIONS_TAG,
+              description:
+                'Operations beyond the Geolocation Lookup Service contract, each from a package installed beside @geolookup/server.',
+            },
+          ],
+        }
+      : {}),
     security: settings.allowAnonymous ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }],
     paths: { ...paths, ...openPaths(settings) },
     components: COMPONENTS,
@@ -196,6 +258,7 @@ export function serverDocument(state: ServerState): { doc: Json; json: string } 
       anonymousMonthlyQuota: state.anonQuota,
       metrics: state.metricsOnMain,
       hosts: state.hosts !== null,
+      extensions: state.operations.extensions,
     });
     d = { doc, json: JSON.stringify(doc) };
     documents.set(state, d);

@@ -3,7 +3,6 @@
 
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
-import type { GeoLookup } from 'geolookup';
 import { PROBLEM_TYPES, statusTitle, type Problem } from 'geolookup';
 import type { Grant } from './admission.js';
 import type { Client, ServerState } from './state.js';
@@ -55,9 +54,10 @@ export function tooMany(detail: string, retryAfter: number): Problem {
 
 /**
  * ETag of every lookup answer: the answers are a function of the URL and the dataset, so a hash
- * of the dataset's metadata (sources, parameters, code tables, build statistics) names them.
+ * of the dataset's metadata (sources, parameters, code tables, build statistics) names them. An
+ * extension's operation (extensions.ts) is named by its own dataset's metadata.
  */
-export function datasetEtag(geo: GeoLookup): string {
+export function datasetEtag(geo: { readonly meta: unknown }): string {
   return `"gl1-${createHash('sha256').update(JSON.stringify(geo.meta)).digest('hex').slice(0, 24)}"`;
 }
 
@@ -114,29 +114,36 @@ export function sendProblem(
 }
 
 /** 304 to a matching If-None-Match: the answer's headers without its body. */
-export function sendNotModified(state: ServerState, res: http.ServerResponse, client: Client, grant: Grant): void {
+export function sendNotModified(
+  state: ServerState,
+  res: http.ServerResponse,
+  client: Client,
+  grant: Grant,
+  etag: string,
+): void {
   const headers = rateHeaders(client, grant.remaining, grant.resetIn, grant.burst);
   headers['Cache-Control'] = state.cacheControl;
-  headers.ETag = state.etag;
+  headers.ETag = etag;
   if (state.closing) headers.Connection = 'close';
   res.writeHead(304, headers);
   res.end();
 }
 
-/** 200 with a lookup answer: the hot path. */
+/** 200 with a lookup answer (`etag`: its operation's, extensions.ts): the hot path. */
 export function sendAnswer(
   state: ServerState,
   res: http.ServerResponse,
   client: Client,
   grant: Grant,
   body: string,
+  etag: string,
 ): void {
   // One object literal, so every answer's header object has the same shape (throughput: bench/server.ts).
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': TEXT,
-    'Content-Length': body.length, // codes and booleans are ASCII
+    'Content-Length': body.length, // codes, booleans and IANA zone names are ASCII
     'Cache-Control': state.cacheControl,
-    ETag: state.etag,
+    ETag: etag,
     'X-RateLimit-Limit': client.quota,
     'X-RateLimit-Remaining': grant.remaining,
     'X-RateLimit-Reset': grant.resetIn,

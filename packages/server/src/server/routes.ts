@@ -1,17 +1,19 @@
 // The routes of the service, one per operation of the library's table: URL → library call → plain-text body.
 // Coordinate and code strings go to the library as they are (after percent-decoding),
-// so the HTTP API applies exactly the library's input rules.
+// so the HTTP API applies exactly the library's input rules. An operation beyond the contract is
+// a route only on a server that has its package (extensions.ts).
 
 import {
   callOperation,
   coordinateError,
   type FieldErrors,
-  type GeoLookup,
   NotFoundError,
   OPERATIONS,
   type Operation,
+  type OperationTarget,
   ValidationError,
 } from 'geolookup';
+import type { Operations } from './extensions.js';
 
 /**
  * Each operation's route split at its parameters: a path is the operation's when it starts with
@@ -44,10 +46,13 @@ export function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** Every path of the main port, in one place: its index in ROUTE_LABELS. */
-export function routeOf(path: string): number {
+/**
+ * Every path of the main port, in one place: its index in ROUTE_LABELS. An operation the server
+ * does not answer (`served`: its operations; default every one of the table) is `other`.
+ */
+export function routeOf(path: string, served?: Pick<Operations, 'targets'>): number {
   const op = operationOf(path);
-  if (op !== -1) return op;
+  if (op !== -1) return served === undefined || served.targets[op] !== null ? op : ROUTE.other;
   const open = (OPEN_PATHS as readonly string[]).indexOf(path);
   return open === -1 ? ROUTE.other : OPERATIONS.length + open;
 }
@@ -169,7 +174,7 @@ function codeFromPath(raw: string, field: 'countryCode' | 'subdivisionCode'): { 
  * Code problems found by the library, for reporting them along with structural query problems:
  * the check runs with a valid stand-in point, so only the code can fail.
  */
-function codeProblems(geo: GeoLookup, op: Operation, code: string): FieldErrors {
+function codeProblems(geo: OperationTarget, op: Operation, code: string): FieldErrors {
   const field = op.code as string;
   try {
     callOperation(geo, op, code, 0, 0);
@@ -180,12 +185,14 @@ function codeProblems(geo: GeoLookup, op: Operation, code: string): FieldErrors 
 }
 
 /**
- * Answers one request path (without the query) and query string; `route` is routeOf(path) when
- * the caller has it. Returns the plain-text body; throws ValidationError (400) or NotFoundError (404).
+ * Answers one request path (without the query) and query string with the server's operations;
+ * `route` is routeOf(path, ops) when the caller has it. Returns the plain-text body; throws
+ * ValidationError (400) or NotFoundError (404).
  */
-export function answer(geo: GeoLookup, path: string, query: string, route = routeOf(path)): string {
+export function answer(ops: Operations, path: string, query: string, route = routeOf(path, ops)): string {
   const i = route < OPERATIONS.length ? route : -1;
-  if (i === -1) throw unknownPath(path);
+  if (i === -1) throw unknownPath(path, ops);
+  const geo = ops.targets[i]!;
   const { op, prefix, suffix } = ROUTE_PARTS[i];
   const inner = path.slice(prefix.length, path.length - suffix.length);
   if (op.code === null) {
@@ -205,6 +212,8 @@ export function answer(geo: GeoLookup, path: string, query: string, route = rout
 /** 404 for a path that is none of the routes (not cacheable, unlike a lookup's 404). */
 export class UnknownRouteError extends NotFoundError {}
 
-function unknownPath(path: string): NotFoundError {
-  return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${ROUTES.join(', ')}.`);
+/** The routes the server answers: the contract's, then the extensions' it has. */
+function unknownPath(path: string, ops: Operations): NotFoundError {
+  const routes = ROUTES.filter((_, i) => ops.targets[i] !== null);
+  return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${routes.join(', ')}.`);
 }

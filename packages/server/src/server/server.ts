@@ -20,7 +20,10 @@ export { RATE_HEADERS } from './responses.js';
 export type { AccessLogDestination } from './access-log.js';
 
 export interface GeoLookupServer extends http.Server {
-  /** The ETag sent with lookup answers (quoted), derived from the dataset. */
+  /**
+   * The ETag sent with the contract's lookup answers (quoted), derived from the dataset. An
+   * extension's route (/geo/timezone/…) sends one derived from its own dataset.
+   */
   readonly etag: string;
   /** Re-reads the keys file now (what SIGHUP does in `geolookup serve`). */
   reloadKeys(): boolean;
@@ -61,7 +64,11 @@ function httpOptions(options: ServerOptions, state: ServerState): http.ServerOpt
   };
 }
 
-/** Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be read. */
+/**
+ * Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be
+ * read. Serves the operations beyond the contract whose packages are installed beside it
+ * (@geolookup/timezones: GET /geo/timezone/fromGps/…; docs/SERVER.md, "Time zones").
+ */
 export function createServer(options: ServerOptions = {}): GeoLookupServer {
   const state = createState(options);
   const server = http.createServer(httpOptions(options, state)) as GeoLookupServer;

@@ -15,6 +15,7 @@ import { hostNames, type HostNames } from './hosts.js';
 import { type AccessLog, createAccessLog } from './access-log.js';
 import { type CorsPolicy, corsPolicy } from './cors.js';
 import { countRedisError, createMetrics, type ServerMetrics } from './metrics.js';
+import { loadOperations, type Operations } from './extensions.js';
 
 /** Who a request counts against: an API key or an anonymous client address. */
 export interface Client {
@@ -29,8 +30,10 @@ export interface ServerState {
   readonly log: (line: string) => void;
   readonly clock: () => number;
   readonly geo: GeoLookup;
-  /** The ETag sent with lookup answers (quoted). */
+  /** The ETag sent with the contract's lookup answers (quoted). */
   readonly etag: string;
+  /** The operations this server answers: the contract's on `geo`, and the extensions installed. */
+  readonly operations: Operations;
   readonly keys: KeyStore;
   readonly quotaPath: string | null;
   readonly quotas: QuotaStore;
@@ -68,13 +71,15 @@ export interface ServerState {
 }
 
 /**
- * Reads the dataset, the keys file and the quota file, in that order, locking the quota file; throws
- * when one cannot be read, an option is invalid or another server holds the quota file.
+ * Reads the dataset, loads the extension packages installed, reads the keys file and the quota
+ * file, in that order, locking the quota file; throws when one cannot be read, an option is
+ * invalid or another server holds the quota file.
  */
 export function createState(options: ServerOptions): ServerState {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
+  const operations = loadOperations(geo, etag);
   const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
   const trusted = trustedProxies(options.trustProxy);
   if (options.redis) checkRedisUrl(options.redis);
@@ -96,6 +101,7 @@ export function createState(options: ServerOptions): ServerState {
     clock: options.now ?? Date.now,
     geo,
     etag,
+    operations,
     keys,
     quotaPath,
     quotas,
