@@ -25,7 +25,7 @@ import {
   type ChunkResult,
   type RowSettings,
 } from './rows.js';
-import { needZones, type TimeZoneSource, type ZoneCells, zoneCells } from './timezones.js';
+import { needZones, type TimeZoneSource, type ZoneCells, writeZone, zoneCells } from './timezones.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -328,13 +328,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const n = cellLength[key];
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
-      if (zones !== null) {
-        const z = zones.zoneOf(lat, lon);
-        const zoneFrom = zones.start[z];
-        const zoneLength = zones.length[z];
-        for (let j = 0; j < zoneLength; j += 4) dv.setUint32(o + j, zones.view.getUint32(zoneFrom + j));
-        o += zoneLength;
-      }
+      if (zones !== null) o = writeZone(zones, dv, o, lat, lon);
       for (i = keep; i < p; i++) dst[o++] = b[i]; // extra fields and the row's own terminator
       if (contentEnd === len) o = endLine(dst, o, cells.eolIsCrlf);
       if (hit[key]) found++;

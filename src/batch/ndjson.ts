@@ -23,7 +23,7 @@ import {
   type ChunkResult,
   type RowSettings,
 } from './rows.js';
-import { needZones, type TimeZoneSource, type ZoneCells, zoneCells } from './timezones.js';
+import { needZones, type TimeZoneSource, type ZoneCells, writeZone, zoneCells } from './timezones.js';
 
 const LF = 10;
 const CR = 13;
@@ -222,14 +222,8 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
       const n = cellLength[key] - skip;
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
-      if (zones !== null) {
-        // After the answer members: never the first member, so always with its comma.
-        const z = zones.zoneOf(lat, lon);
-        const zoneFrom = zones.start[z];
-        const zoneLength = zones.length[z];
-        for (let j = 0; j < zoneLength; j += 4) dv.setUint32(o + j, zones.view.getUint32(zoneFrom + j));
-        o += zoneLength;
-      }
+      // After the answer members: never the first member, so always with its comma.
+      if (zones !== null) o = writeZone(zones, dv, o, lat, lon);
       if (hit[key]) found++;
       else notFound++;
     } else {

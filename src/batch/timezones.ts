@@ -78,3 +78,15 @@ export function zoneCells(source: TimeZoneSource, render: (zone: string) => stri
     },
   };
 }
+
+/**
+ * Writes the zone cell of the point at byte `o` of `dv`, in whole words as the answer cells are
+ * (the padding past it is overwritten by what follows); returns the offset after it.
+ */
+export function writeZone(zones: ZoneCells, dv: DataView, o: number, latitude: number, longitude: number): number {
+  const z = zones.zoneOf(latitude, longitude);
+  const from = zones.start[z];
+  const n = zones.length[z];
+  for (let j = 0; j < n; j += 4) dv.setUint32(o + j, zones.view.getUint32(from + j));
+  return o + n;
+}
