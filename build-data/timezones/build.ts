@@ -1,6 +1,7 @@
-// npm run build-data (its last step): geo-tz's time-zone data → packages/timezones/dist-data/
-// timezones.geolookup, through the custom-zone build, plus timezones.COUNTRIES.md (countries.ts).
-// Skips when nothing it reads changed; --force rebuilds.
+// Part of npm run build-data (build-data/all.ts): geo-tz's time-zone data → packages/timezones/
+// dist-data/timezones.geolookup through the custom-zone build (--dataset; skipped when nothing it
+// reads changed, --force rebuilds), then timezones.COUNTRIES.md (--countries, countries.ts: it reads
+// the world dataset, so it runs after that build). Neither flag: both.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -46,17 +47,14 @@ function sources(geoTz: string, tbb: string): SourceInfo[] {
   ];
 }
 
-function main(): void {
-  const force = process.argv.includes('--force');
+function buildDataset(force: boolean): void {
   const geoTz = geoTzVersion();
   const tbb = TBB_RELEASE[geoTz];
   if (!tbb) throw new Error(`geo-tz ${geoTz}: add its timezone-boundary-builder release to TBB_RELEASE`);
-  const tables = readTzTables();
   const stamp = join(outDir, `${NAME}.inputs-sha256`);
   const hash = hashFolders(createHash('sha256'), root, ['build-data', 'src/format', 'src/lookup'])
     .update(readFileSync(join(root, 'package-lock.json')))
-    .update(readFileSync(join(root, 'dist-data/world.geolookup')))
-    .update(JSON.stringify({ geoTz, tzdata: tables?.version ?? null }))
+    .update(geoTz)
     .digest('hex');
   const out = join(outDir, `${NAME}.geolookup`);
   if (!force && existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {
@@ -82,20 +80,26 @@ function main(): void {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  writeFileSync(stamp, hash);
+  console.log(`build-data: ${NAME} built in ${Date.now() - t0} ms`);
+}
+
+/** timezones.COUNTRIES.md from the two built datasets: a few seconds, so written every time. */
+function writeCountries(): void {
   const world = createGeoLookupFromBytes(readFileSync(join(root, 'dist-data/world.geolookup')), 'world', 'full');
-  const tz = createGeoLookupFromBytes(readFileSync(out), NAME, 'full');
+  const tz = createGeoLookupFromBytes(readFileSync(join(outDir, `${NAME}.geolookup`)), NAME, 'full');
   const names = new Map(tz.countries().map((c) => [c.code, c.name.split(' ')[0]]));
   const zoneAt = (lat: number, lon: number) => {
     const code = tz.tryCountryFromGps(lat, lon);
     return code === null ? null : names.get(code)!;
   };
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(
-    join(outDir, `${NAME}.COUNTRIES.md`),
-    `# ${NAME}: country and zone\n\n${countryReport(world, zoneAt, tables)}`,
-  );
-  writeFileSync(stamp, hash);
-  console.log(`build-data: ${NAME} done in ${Date.now() - t0} ms`);
+  const report = countryReport(world, zoneAt, readTzTables());
+  writeFileSync(join(outDir, `${NAME}.COUNTRIES.md`), `# ${NAME}: country and zone\n\n${report}`);
+  console.log(`build-data: ${NAME}.COUNTRIES.md written`);
 }
 
-main();
+const flags = process.argv.slice(2);
+const both = !flags.includes('--dataset') && !flags.includes('--countries');
+if (both || flags.includes('--dataset')) buildDataset(flags.includes('--force'));
+if (both || flags.includes('--countries')) writeCountries();
