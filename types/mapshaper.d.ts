@@ -1,5 +1,6 @@
-// mapshaper ships no types; these cover the calls the lite build makes (its internal API:
-// the per-arc tolerances in build-data/simplify.ts need the thresholds between two commands).
+// mapshaper ships no types; these cover the calls the builds make: its internal API for the lite
+// build (the per-arc tolerances in build-data/simplify.ts need the thresholds between two
+// commands), its command line for the time-zone build's dissolve (build-data/timezones/build.ts).
 declare module 'mapshaper' {
   interface ArcCollection {
     size(): number;
@@ -13,6 +14,8 @@ declare module 'mapshaper' {
   }
   type Options = Record<string, unknown>;
   const mapshaper: {
+    /** Runs a mapshaper command line (reading and writing files); rejects on an error. */
+    runCommands(argv: string | string[]): Promise<void>;
     internal: {
       importGeoJSON(src: object, opts?: Options): Dataset;
       /** Splits paths into arcs at junctions, so coincident borders become one arc. */

@@ -1,7 +1,6 @@
 // geo-tz's leaves → one GeoJSON feature per answer (a zone, or an ordered list of overlapping
 // zones), the zone file a custom build reads: code Z000…, name the zones space-separated.
 
-import polygonClipping, { type MultiPolygon } from 'polygon-clipping';
 import type { Feature, Position } from '../sources/geojson.js';
 import { type Leaf, quadRing } from './geo-tz.js';
 import { disjointPieces } from './overlaps.js';
@@ -32,22 +31,6 @@ function widenToGlobe(polygons: Position[][][]): Position[][][] {
   return polygons;
 }
 
-/**
- * One answer's pieces as their union. geo-tz cuts every zone along its quad lines; left so, the
- * cut lines run through zone interiors, and every index cell they cross needs a point-in-polygon
- * test where one region answers it whole (Siberia: 91 ns a lookup against the world dataset's 20).
- * polygon-clipping's union removes them; should it refuse a geometry, the pieces stay (slower, same answers).
- */
-function dissolve(polygons: Position[][][]): Position[][][] {
-  try {
-    const [first, ...rest] = polygons.map((p) => [p] as MultiPolygon);
-    return polygonClipping.union(first, ...rest) as Position[][][];
-  } catch (err) {
-    console.warn(`build-data: union refused (${String(err).slice(0, 80)}): pieces kept`);
-    return polygons;
-  }
-}
-
 export function zoneFile(leaves: Iterable<Leaf>): ZoneFile {
   const byAnswer = new Map<string, Position[][][]>();
   const overlaps = new Map<string, number>();
@@ -70,7 +53,7 @@ export function zoneFile(leaves: Iterable<Leaf>): ZoneFile {
   const keys = [...byAnswer.keys()].sort();
   const features: Feature[] = keys.map((name, i) => ({
     properties: { code: `Z${String(i).padStart(3, '0')}`, name },
-    geometry: { type: 'MultiPolygon', coordinates: dissolve(byAnswer.get(name)!) },
+    geometry: { type: 'MultiPolygon', coordinates: byAnswer.get(name)! },
   }));
   return { features, overlaps, zones, leaves: n };
 }

@@ -50,7 +50,7 @@ export function timeZoneLookup(geo: GeoLookup): TimeZoneLookup {
   const allOcean = Object.freeze([...OCEAN_ZONES]);
   const tbb = geo.meta.sources.find((s) => s.name === 'timezone-boundary-builder');
 
-  // Plain numbers take the library's typed-array form over one point in `at`: no double crosses a
+  // The point goes to the library's typed-array form over one point in `at`: no double crosses a
   // call V8 may not inline, where it would be boxed (test/data/timezones.test.ts, "allocates
   // nothing"). Strings and bad input take the library's own lookup, which parses or throws.
   const at = new Float64Array(2);
@@ -58,30 +58,41 @@ export function timeZoneLookup(geo: GeoLookup): TimeZoneLookup {
   const atLon = at.subarray(1, 2);
   const found = new Int32Array(1);
 
-  /** The zone code index at `at` (a plain number pair), or -1 where none; -2 for invalid coordinates. */
-  function codeAt(lat: number, lon: number): number {
-    at[0] = lat;
-    at[1] = lon;
-    return geo.countryIndexes(atLat, atLon, found)[0];
-  }
-
-  /** Sets `at` from input that is not a pair of plain numbers in range; throws the library's error for bad input. */
-  function other(lat: number | string, lon: number | string): number {
-    const code = geo.tryCountryFromGps(lat, lon);
-    at[0] = +lat; // valid, so a decimal string reads as the library read it
-    at[1] = +lon;
+  /**
+   * The zone code index at `at`, or -1 where none. Input that is not a valid pair of plain
+   * numbers (decimal strings, bad input) goes through the library's own lookup, which parses it
+   * into `at` or throws its error; `lat`/`lon` are only read then.
+   */
+  function codeAt(lat: unknown, lon: unknown): number {
+    const c = geo.countryIndexes(atLat, atLon, found)[0];
+    if (c !== INVALID_COORDINATE) return c;
+    const code = geo.tryCountryFromGps(lat as string, lon as string); // throws for bad input
+    at[0] = Number(lat); // valid, so a decimal string reads as the library read it
+    at[1] = Number(lon);
     return code === null ? NOT_FOUND : indexOf.get(code)!;
   }
 
+  // The entry points only store the point (NaN for a string, so codeAt takes the library's path):
+  // the doubles stop at the first call.
   function timeZoneFromGps(lat: number | string, lon: number | string): string {
-    let c = typeof lat === 'number' && typeof lon === 'number' ? codeAt(lat, lon) : INVALID_COORDINATE;
-    if (c === INVALID_COORDINATE) c = other(lat, lon);
+    at[0] = typeof lat === 'number' ? lat : Number.NaN;
+    at[1] = typeof lon === 'number' ? lon : Number.NaN;
+    return firstAt(lat, lon);
+  }
+
+  function firstAt(lat: unknown, lon: unknown): string {
+    const c = codeAt(lat, lon);
     return c >= 0 && at[1] !== 180 ? firstZone[c] : zonesAt()[0];
   }
 
   function timeZonesFromGps(lat: number | string, lon: number | string): readonly string[] {
-    let c = typeof lat === 'number' && typeof lon === 'number' ? codeAt(lat, lon) : INVALID_COORDINATE;
-    if (c === INVALID_COORDINATE) c = other(lat, lon);
+    at[0] = typeof lat === 'number' ? lat : Number.NaN;
+    at[1] = typeof lon === 'number' ? lon : Number.NaN;
+    return allAt(lat, lon);
+  }
+
+  function allAt(lat: unknown, lon: unknown): readonly string[] {
+    const c = codeAt(lat, lon);
     return c >= 0 && at[1] !== 180 ? zonesByIndex[c] : zonesAt();
   }
 
