@@ -32,17 +32,23 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 // The fresh-process load measures the built package; build it so it matches the sources.
 execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..'), stdio: 'inherit' });
-function fresh(who: 'geolookup' | 'lite' | 'country-coder'): { firstAnswerMs: number; rssMB: number } {
+type Loaded = 'geolookup' | 'lite' | 'country-coder' | 'timezones' | 'geo-tz';
+function fresh(who: Loaded): { firstAnswerMs: number; rssMB: number } {
   const out = execFileSync(process.execPath, [join(here, 'load.mjs'), who], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
 // Ours (full and lite) and the lightest peer alternated, five each; the median of each.
-const runs = [0, 1, 2, 3, 4].map(() => [fresh('geolookup'), fresh('lite'), fresh('country-coder')]);
-const median = (k: 0 | 1 | 2) => runs.map((r) => r[k]).sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[2];
+execFileSync('npx', ['tsup', '--silent'], { cwd: join(here, '..', 'packages', 'timezones'), stdio: 'inherit' });
+const runs = [0, 1, 2, 3, 4].map(() =>
+  (['geolookup', 'lite', 'country-coder', 'timezones', 'geo-tz'] as const).map(fresh),
+);
+const median = (k: number) => runs.map((r) => r[k]).sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[2];
 const load = median(0);
 const liteLoad = median(1);
 const peerLoad = median(2);
+const tzLoad = median(3);
+const geoTzLoad = median(4);
 
 // The world dataset only: the lite rows run in a process of their own (lite.ts).
 geo.preload();
@@ -114,6 +120,9 @@ console.log(
 );
 console.log(
   `load, lite dataset (createGeoLookup('lite')): import + first answer ${liteLoad.firstAnswerMs.toFixed(0)} ms, RSS after load ${liteLoad.rssMB.toFixed(0)} MB (÷ peer: ${(liteLoad.firstAnswerMs / peerLoad.firstAnswerMs).toFixed(2)}× time, ${(liteLoad.rssMB / peerLoad.rssMB).toFixed(2)}× RSS)`,
+);
+console.log(
+  `load, @geolookup/timezones: import + first answer ${tzLoad.firstAnswerMs.toFixed(0)} ms, RSS ${tzLoad.rssMB.toFixed(0)} MB; geo-tz 8.1.9 (all): ${geoTzLoad.firstAnswerMs.toFixed(0)} ms, ${geoTzLoad.rssMB.toFixed(0)} MB (ours ÷ geo-tz: ${(tzLoad.firstAnswerMs / geoTzLoad.firstAnswerMs).toFixed(2)}× time)`,
 );
 const distData = join(here, '..', 'dist-data');
 for (const f of readdirSync(distData).filter((f) => /\.(geolookup|geobuf)$/.test(f)))
@@ -213,6 +222,37 @@ for (const r of liteRows) {
     `| ${r.op} | ${r.set} | ${fmt(r.rate)} | ${(r.rate / fastest).toFixed(1)}× | ${r.perRound} | ${r.median.toFixed(0)} | ${r.p99.toFixed(0)} |`,
   );
 }
+
+// Time zones in a process of their own (timezones.ts), against geo-tz in the same rounds.
+const tzRows = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'timezones.ts')], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 24,
+})
+  .trim()
+  .split('\n')
+  .map(
+    (line) =>
+      JSON.parse(line) as {
+        op: string;
+        set: string;
+        rate: number;
+        vsPeer: number;
+        perRound?: string;
+        median?: number;
+        p99?: number;
+      },
+  );
+console.log('');
+console.log('### @geolookup/timezones against geo-tz 8.1.9 (a process of its own)');
+console.log('');
+console.log(
+  '| operation | points | lookups/s | × geo-tz | × geo-tz, per round: median (quartiles) | ns/op median | ns/op p99 |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of tzRows)
+  console.log(
+    `| ${r.op} | ${r.set} | ${fmt(r.rate)} | ${r.vsPeer.toFixed(1)}× | ${r.perRound ?? ''} | ${r.median?.toFixed(0) ?? ''} | ${r.p99?.toFixed(0) ?? ''} |`,
+  );
 
 // Allocation over 10M lookups: heap growth (after a full GC) shows retained memory only; garbage
 // shows as scavenges, so both are counted. Zero scavenges means nothing was allocated.
