@@ -104,18 +104,32 @@ async function buildDataset(force: boolean): Promise<void> {
   console.log(`build-data: ${NAME} built in ${Date.now() - t0} ms`);
 }
 
-/** timezones.COUNTRIES.md from the two built datasets: a few seconds, so written every time. */
+/** timezones.COUNTRIES.md from the two built datasets and tzdata's tables; skipped when none changed. */
 function writeCountries(): void {
-  const world = createGeoLookupFromBytes(readFileSync(join(root, 'dist-data/world.geolookup')), 'world', 'full');
-  const tz = createGeoLookupFromBytes(readFileSync(join(outDir, `${NAME}.geolookup`)), NAME, 'full');
+  const worldBytes = readFileSync(join(root, 'dist-data/world.geolookup'));
+  const tzBytes = readFileSync(join(outDir, `${NAME}.geolookup`));
+  const tables = readTzTables();
+  const stamp = join(outDir, `${NAME}.COUNTRIES.inputs-sha256`);
+  const hash = hashFolders(createHash('sha256'), root, ['build-data/timezones'])
+    .update(worldBytes)
+    .update(tzBytes)
+    .update(tables?.version ?? 'none')
+    .digest('hex');
+  const report = join(outDir, `${NAME}.COUNTRIES.md`);
+  if (existsSync(report) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {
+    console.log(`build-data: ${NAME}.COUNTRIES.md is up to date`);
+    return;
+  }
+  const world = createGeoLookupFromBytes(worldBytes, 'world', 'full');
+  const tz = createGeoLookupFromBytes(tzBytes, NAME, 'full');
   const names = new Map(tz.countries().map((c) => [c.code, c.name.split(' ')[0]]));
   const zoneAt = (lat: number, lon: number) => {
     const code = tz.tryCountryFromGps(lat, lon);
     return code === null ? null : names.get(code)!;
   };
   mkdirSync(outDir, { recursive: true });
-  const report = countryReport(world, zoneAt, readTzTables());
-  writeFileSync(join(outDir, `${NAME}.COUNTRIES.md`), `# ${NAME}: country and zone\n\n${report}`);
+  writeFileSync(report, `# ${NAME}: country and zone\n\n${countryReport(world, zoneAt, tables)}`);
+  writeFileSync(stamp, hash);
   console.log(`build-data: ${NAME}.COUNTRIES.md written`);
 }
 
