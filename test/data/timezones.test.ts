@@ -2,7 +2,6 @@
 // zone at a million seeded points, in geo-tz's order, and the single form against its first answer.
 // A difference passes only within the dataset's vertex bound of a geo-tz boundary (counted and
 // listed); named places; the input rules; no allocation per lookup (packages/timezones/docs/TIMEZONES.md).
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { geoTzLeafAt } from '../../build-data/timezones/geo-tz.js';
@@ -146,15 +145,6 @@ describe('the time-zone operations', () => {
     const names = tz.timeZoneNames();
     for (let i = 0; i < lat.length - 1; i++) expect(names[idx[i]]).toBe(tz.timeZoneFromGps(lat[i], lon[i]));
     expect(idx[lat.length - 1]).toBe(-2);
-  });
-
-  it('the browser entry answers from the dataset’s bytes as the Node entry does', async () => {
-    const browser = await import('../../packages/timezones/src/browser.js');
-    const bytes = readFileSync(tz.timeZoneDataPath());
-    const lookup = browser.createTimeZoneLookup({ data: new Uint8Array(bytes) });
-    const pts = joinPoints([spherePoints(2_000, 55), cityPoints(2_000, 56)]);
-    for (let i = 0; i < pts.lat.length; i++)
-      expect(lookup.timeZonesFromGps(pts.lat[i], pts.lon[i])).toEqual(tz.timeZonesFromGps(pts.lat[i], pts.lon[i]));
   });
 
   it('timeZoneDatasetInfo names the boundaries, their tzdata release and licence', () => {
