@@ -16,12 +16,7 @@ import type { Sources } from './sources/load.js';
 import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
 import { type Box, growBox } from './index/clip.js';
 import { closedRing, type Part } from './sources/parts.js';
-
-const align8 = (n: number) => (n + 7) & ~7;
-
-function bytesOf(a: ArrayBufferView): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-}
+import { bytesOf, float32Above, float32Below, packSections } from './sections.js';
 
 /**
  * The Flatbush over the boxes of every part, plus the boxes where a subdivision answers as a
@@ -62,24 +57,6 @@ function partIndex(src: Sources, index: BuiltIndex, cellDeg: number): { flatbush
   if (items.length === 0) fb.add(0, 0, 0, 0);
   fb.finish();
   return { flatbush: new Uint8Array(fb.data as ArrayBuffer), boxcodes: codes };
-}
-
-const f32 = new Float32Array(1);
-const f32bits = new Int32Array(f32.buffer);
-
-/** The largest float32 at most v (v finite, within float32 range). */
-function float32Below(v: number): number {
-  f32[0] = v;
-  if (f32[0] <= v) return f32[0];
-  if (f32[0] > 0) f32bits[0]--;
-  else if (f32[0] < 0) f32bits[0]++;
-  else f32[0] = -1.401298464324817e-45;
-  return f32[0];
-}
-
-/** The smallest float32 at least v. */
-function float32Above(v: number): number {
-  return -float32Below(-v);
 }
 
 export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfig, params: IndexOptions): Uint8Array {
@@ -131,20 +108,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     subcodes: bytesOf(subcodes),
     subwords: bytesOf(subwords),
   };
-  let size = align8(8 + SECTIONS.length * 8);
-  const offsets: number[] = [];
-  for (const name of SECTIONS) {
-    offsets.push(size);
-    size = align8(size + sections[name].byteLength);
-  }
-  const payload = new Uint8Array(size);
-  const dv = new DataView(payload.buffer);
-  dv.setUint32(0, SECTIONS.length, true);
-  SECTIONS.forEach((name, i) => {
-    dv.setUint32(8 + i * 8, offsets[i], true);
-    dv.setUint32(12 + i * 8, sections[name].byteLength, true);
-    payload.set(sections[name], offsets[i]);
-  });
+  const payload = packSections(SECTIONS.map((name) => sections[name]));
   return wrapPayload(KIND_DATASET, payload);
 }
 

@@ -38,7 +38,7 @@ function push(map: Map<number, number[]>, key: number, a: number, b: number): vo
 }
 
 /** Net coverage along one axis line: opposite edges of neighbouring pieces cancel. */
-function cancelOnLine(list: number[], extra: number[] | undefined, emit: (a: number, b: number) => void): void {
+export function cancelOnLine(list: number[], extra: number[] | undefined, emit: (a: number, b: number) => void): void {
   const cuts = [...new Set(extra ? [...list, ...extra] : list)].sort((a, b) => a - b);
   const net = new Int32Array(cuts.length);
   const at = (v: number) => {

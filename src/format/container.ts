@@ -2,7 +2,7 @@
 //
 //   0  magic     8 bytes  "GEOLKUP\0"
 //   8  version   u32      format version (FORMAT_VERSION)
-//  12  kind      u32      1 = lookup dataset, 2 = geobuf features
+//  12  kind      u32      1 = lookup dataset, 2 = geobuf features, 3 = borders
 //  16  length    u32      payload byte length
 //  20  checksum  u32      checksum32(payload)
 //  24  reserved  8 bytes  zero
@@ -19,8 +19,14 @@ export const FORMAT_VERSION = 20;
 export const HEADER_BYTES = 32;
 export const KIND_DATASET = 1;
 export const KIND_FEATURES = 2;
+/** The border lines of @geolookup/borders (its docs/FORMAT.md). */
+export const KIND_BORDERS = 3;
 
-const KIND_NAMES: Record<number, string> = { [KIND_DATASET]: 'lookup dataset', [KIND_FEATURES]: 'geobuf features' };
+const KIND_NAMES: Record<number, string> = {
+  [KIND_DATASET]: 'lookup dataset',
+  [KIND_FEATURES]: 'geobuf features',
+  [KIND_BORDERS]: 'borders file',
+};
 
 /**
  * A Fletcher-style checksum in four interleaved lanes (word i feeds lane i mod 4):
