@@ -1,0 +1,187 @@
+// The operations near borders and coasts over a lookup and the borders file drawn from its dataset:
+// how far the nearest change of answer is, the region holding the point or else the nearest within
+// a radius, and every region within a radius. Containment comes from the lookup itself, so a
+// distance of 0 means exactly what countryFromGps / subdivisionFromGps answer.
+
+import {
+  coordinateError,
+  DataError,
+  type GeoLookup,
+  NotFoundError,
+  parseCoordinates,
+  quickCoordinate,
+} from 'geolookup';
+import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_UNIT_M, type Layer } from './layout.js';
+import type { BordersFile, BordersMeta } from './read.js';
+import { borderSearch, type Nearest } from './search.js';
+
+/** The radius a caller may ask for: 500 km, past which the local frame's ranking is not checked. */
+export const MAX_RADIUS_KM = 500;
+/** maxKm when none is given. */
+export const DEFAULT_MAX_KM = 50;
+
+export interface DistanceOptions {
+  /** Search this far, in km (default 50, at most 500): beyond it the answer is null. */
+  maxKm?: number;
+  /** 'country' (default): where countryFromGps changes; 'subdivision': where subdivisionFromGps does. */
+  layer?: Layer;
+}
+
+export interface NearestRegion {
+  /** Alpha-3 (nearestCountry) or ISO 3166-2 code (nearestSubdivision). */
+  code: string;
+  /** 0 when the point is in it, else metres to its nearest edge along the WGS 84 geodesic. */
+  distanceM: number;
+}
+
+export interface RegionsWithin {
+  /** Countries whose area lies within the circle, nearest first (ties by code). */
+  countries: NearestRegion[];
+  /** Subdivisions likewise. */
+  subdivisions: NearestRegion[];
+}
+
+export interface BorderLookup {
+  /**
+   * Metres from the point to the nearest place where the layer's answer changes (a border, a
+   * coast's territorial-sea limit), or null when there is none within maxKm.
+   */
+  distanceToBorder(latitude: number | string, longitude: number | string, options?: DistanceOptions): number | null;
+  /** The country holding the point (distance 0), else the nearest within maxKm; else NotFoundError. */
+  nearestCountry(latitude: number | string, longitude: number | string, options?: { maxKm?: number }): NearestRegion;
+  /** The subdivision holding the point (distance 0), else the nearest within maxKm; else NotFoundError. */
+  nearestSubdivision(
+    latitude: number | string,
+    longitude: number | string,
+    options?: { maxKm?: number },
+  ): NearestRegion;
+  /** Every country and subdivision whose area lies within `radiusM` metres of the point. */
+  regionsWithin(latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin;
+  readonly meta: BordersMeta;
+}
+
+/** The lookup `geo` must answer from the dataset the borders were drawn from. */
+function checkPair(geo: GeoLookup, meta: BordersMeta, name: string): void {
+  const d = meta.dataset;
+  const same =
+    geo.meta.name === d.name &&
+    geo.countryCodes().length === d.countries &&
+    geo.subdivisionCodes().length === d.subdivisions &&
+    JSON.stringify(geo.meta.stats) === JSON.stringify(d.stats);
+  if (!same)
+    throw new DataError(
+      `${name}: drawn from the dataset "${d.name}" (seal ${d.seal}), not from this lookup's "${geo.meta.name}"; ` +
+        'build it from that dataset (build-data/borders/build.ts --dataset FILE)',
+    );
+  if (geo.meta.simplification)
+    throw new DataError(
+      `${name}: the ${geo.meta.name} dataset is simplified (docs/LITE.md); distances need the full one`,
+    );
+}
+
+export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'): BorderLookup {
+  checkPair(geo, file.meta, name);
+  const countryCodes = geo.countryCodes();
+  const subdivisionCodes = geo.subdivisionCodes();
+  const search = borderSearch(file.arrays, countryCodes.length, subdivisionCodes.length);
+  const found: Nearest = { metres: -1, code: -1 };
+  // The parsed point: plain numbers and decimal strings in range pass without allocating; anything
+  // else gets the contract's ValidationError from parseCoordinates.
+  let lat = 0;
+  let lon = 0;
+  const point = (latitude: unknown, longitude: unknown): void => {
+    lat = quickCoordinate(latitude, 90);
+    lon = quickCoordinate(longitude, 180);
+    if (lat !== lat || lon !== lon) [lat, lon] = parseCoordinates(latitude, longitude);
+  };
+
+  /** The radius in metres, or a ValidationError naming `field` beside any bad coordinate. */
+  const radiusOf = (km: unknown, field: string, lat: unknown, lon: unknown, scale: number): number => {
+    if (typeof km === 'number' && km >= 0 && km <= MAX_RADIUS_KM * scale) return (km * 1000) / scale;
+    throw coordinateError(lat, lon, {
+      [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`],
+    });
+  };
+
+  /**
+   * A lower bound of the distance from the point to the layer's borders, from its far-table cell
+   * (the centre's distance less the point's distance to the centre, with the frame's slack).
+   */
+  const lowerBound = (layer: Layer): number => {
+    const far = file.far[layer];
+    let row = Math.floor((lat + 90) * FAR_CELLS_PER_DEGREE);
+    if (row >= far.length / FAR_COLS) row--;
+    let col = Math.floor((lon + 180) * FAR_CELLS_PER_DEGREE);
+    if (col >= FAR_COLS) col -= FAR_COLS;
+    const centreLat = -90 + (row + 0.5) / FAR_CELLS_PER_DEGREE;
+    const centreLon = -180 + (col + 0.5) / FAR_CELLS_PER_DEGREE;
+    // Metres to the centre, overestimated: the latitude gap at the poles' scale (the largest), the
+    // longitude gap at the equator's.
+    const dy = (lat - centreLat) * 111_695;
+    const dx = (lon - centreLon) * 111_320 * Math.cos(Math.min(Math.abs(lat), Math.abs(centreLat)) * (Math.PI / 180));
+    const toCentre = Math.sqrt(dx * dx + dy * dy) * 1.01 + 1;
+    // The far table's distances are the search's own: allow its ranking slack.
+    return far[row * FAR_COLS + col] * FAR_UNIT_M * 0.998 - 10 - toCentre;
+  };
+
+  const distanceToBorder = (
+    latitude: number | string,
+    longitude: number | string,
+    options?: DistanceOptions,
+  ): number | null => {
+    point(latitude, longitude);
+    const radius =
+      options?.maxKm === undefined ? DEFAULT_MAX_KM * 1000 : radiusOf(options.maxKm, 'maxKm', latitude, longitude, 1);
+    const layer = options?.layer ?? 'country';
+    if (layer !== 'country' && layer !== 'subdivision')
+      throw coordinateError(latitude, longitude, { layer: ["must be 'country' or 'subdivision'"] });
+    if (radius < FAR_CAP_M && lowerBound(layer) > radius) return null;
+    const n = search.nearest(lat, lon, radius, layer, found);
+    return n.metres < 0 ? null : n.metres;
+  };
+
+  const nearestOf =
+    (layer: Layer) =>
+    (latitude: number | string, longitude: number | string, options?: { maxKm?: number }): NearestRegion => {
+      point(latitude, longitude);
+      const radius =
+        options?.maxKm === undefined ? DEFAULT_MAX_KM * 1000 : radiusOf(options.maxKm, 'maxKm', latitude, longitude, 1);
+      const here = layer === 'country' ? geo.tryCountryFromGps(lat, lon) : geo.trySubdivisionFromGps(lat, lon);
+      if (here !== null) return { code: here, distanceM: 0 };
+      const codes = layer === 'country' ? countryCodes : subdivisionCodes;
+      if (radius >= FAR_CAP_M || lowerBound(layer) <= radius) {
+        const n = search.nearest(lat, lon, radius, layer, found);
+        if (n.metres >= 0) return { code: codes[n.code], distanceM: n.metres };
+      }
+      throw new NotFoundError(`No ${layer} within ${radius / 1000} km of (${lat}, ${lon})`);
+    };
+
+  const regionsWithin = (latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin => {
+    point(latitude, longitude);
+    const radius = radiusOf(radiusM, 'radiusM', latitude, longitude, 1000);
+    const collect = (layer: Layer, here: string | null, codes: readonly string[]): NearestRegion[] => {
+      const best = new Map<string, number>();
+      if (here !== null) best.set(here, 0);
+      if (lowerBound(layer) <= radius)
+        search.within(lat, lon, radius, layer, (code, m) => {
+          const c = codes[code];
+          if (!(best.get(c)! <= m)) best.set(c, m);
+        });
+      return [...best]
+        .map(([code, distanceM]) => ({ code, distanceM }))
+        .sort((a, b) => a.distanceM - b.distanceM || (a.code < b.code ? -1 : 1));
+    };
+    return {
+      countries: collect('country', geo.tryCountryFromGps(lat, lon), countryCodes),
+      subdivisions: collect('subdivision', geo.trySubdivisionFromGps(lat, lon), subdivisionCodes),
+    };
+  };
+
+  return {
+    distanceToBorder,
+    nearestCountry: nearestOf('country'),
+    nearestSubdivision: nearestOf('subdivision'),
+    regionsWithin,
+    meta: file.meta,
+  };
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm', 'cjs'],
+  target: 'node20',
+  platform: 'neutral',
+  // dist/ is emptied by `npm run build` first.
+  clean: false,
+  sourcemap: false,
+  splitting: false,
+  external: [/^node:/, 'geolookup', 'flatbush', 'geographiclib-geodesic'],
+  dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
+});
