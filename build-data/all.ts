@@ -1,7 +1,8 @@
 // npm run build-data [-- options]: with no options (or --force alone), every dataset the packages
-// ship, one after another: the world, the lite one, @geolookup/timezones', then the time-zone
-// build's country check, which reads the world. Not side by side: on a 2-vCPU machine the world
-// build then took 6 minutes instead of 2. With options, the one build they describe (build.ts:
+// ship, one after another: the world, the lite one, @geolookup/borders' lines of the world (two
+// threads of its own), @geolookup/timezones', then the time-zone build's country check, which
+// reads the world. Not side by side: on a 2-vCPU machine the world build then took 6 minutes
+// instead of 2. With options, the one build they describe (build.ts:
 // --lite, your own zones, --help …).
 
 import { spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ try {
   else {
     await run('build.ts', force);
     await run('build.ts', ['--lite', ...force]);
+    await run('borders/build.ts', force);
     await run('timezones/build.ts', [...force, '--dataset']);
     await run('timezones/build.ts', ['--countries']);
   }
