@@ -85,30 +85,45 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
   const subdivisionCodes = geo.subdivisionCodes();
   const search = borderSearch(file.arrays, countryCodes.length, subdivisionCodes.length);
   const found: Nearest = { metres: -1, code: -1 };
-  // The parsed point: plain numbers and decimal strings in range pass without allocating; anything
-  // else gets the contract's ValidationError from parseCoordinates.
-  let lat = 0;
-  let lon = 0;
-  const point = (latitude: unknown, longitude: unknown): void => {
-    lat = quickCoordinate(latitude, 90);
-    lon = quickCoordinate(longitude, 180);
-    if (lat !== lat || lon !== lon) [lat, lon] = parseCoordinates(latitude, longitude);
-  };
-
-  /** The radius in metres, or a ValidationError naming `field` beside any bad coordinate. */
-  const radiusOf = (km: unknown, field: string, lat: unknown, lon: unknown, scale: number): number => {
-    if (typeof km === 'number' && km >= 0 && km <= MAX_RADIUS_KM * scale) return (km * 1000) / scale;
-    throw coordinateError(lat, lon, {
-      [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`],
-    });
+  // The parsed arguments: latitude, longitude, radius in metres. In a Float64Array, since a double
+  // kept in a closure's variable is boxed on every store (a far point must allocate nothing:
+  // test/data/borders.test.ts, "allocates nothing"). Plain numbers and decimal strings in range
+  // pass without allocating; anything else gets the contract's ValidationError, with the radius's.
+  const at = new Float64Array(3);
+  const args = (latitude: unknown, longitude: unknown, amount: unknown, field: string, scale: number): void => {
+    const lat = quickCoordinate(latitude, 90);
+    const lon = quickCoordinate(longitude, 180);
+    const ok = typeof amount === 'number' && amount >= 0 && amount <= MAX_RADIUS_KM * scale;
+    if (lat !== lat || lon !== lon || !ok) {
+      const extra = ok
+        ? undefined
+        : { [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`] };
+      if (lat !== lat || lon !== lon || extra) {
+        // parseCoordinates throws the contract's error for the coordinates alone; add the radius's.
+        try {
+          parseCoordinates(latitude, longitude);
+        } catch (e) {
+          throw extra ? coordinateError(latitude, longitude, extra) : e;
+        }
+        throw coordinateError(latitude, longitude, extra);
+      }
+    }
+    at[0] = lat;
+    at[1] = lon;
+    at[2] = ((amount as number) * 1000) / scale;
   };
 
   /**
-   * A lower bound of the distance from the point to the layer's borders, from its far-table cell
-   * (the centre's distance less the point's distance to the centre, with the frame's slack).
+   * Whether the point (at[0], at[1]) is proved farther than at[2] metres from the layer's borders
+   * by its far-table cell: the centre's distance less the point's distance to the centre, with the
+   * search's slack. A boolean, not the bound: a double returned from a call V8 does not inline is
+   * boxed.
    */
-  const lowerBound = (layer: Layer): number => {
+  const beyond = (layer: Layer): boolean => {
+    if (at[2] >= FAR_CAP_M) return false;
     const far = file.far[layer];
+    const lat = at[0];
+    const lon = at[1];
     let row = Math.floor((lat + 90) * FAR_CELLS_PER_DEGREE);
     if (row >= far.length / FAR_COLS) row--;
     let col = Math.floor((lon + 180) * FAR_CELLS_PER_DEGREE);
@@ -121,7 +136,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     const dx = (lon - centreLon) * 111_320 * Math.cos(Math.min(Math.abs(lat), Math.abs(centreLat)) * (Math.PI / 180));
     const toCentre = Math.sqrt(dx * dx + dy * dy) * 1.01 + 1;
     // The far table's distances are the search's own: allow its ranking slack.
-    return far[row * FAR_COLS + col] * FAR_UNIT_M * 0.998 - 10 - toCentre;
+    return far[row * FAR_COLS + col] * FAR_UNIT_M * 0.998 - 10 - toCentre > at[2];
   };
 
   const distanceToBorder = (
@@ -129,27 +144,24 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     longitude: number | string,
     options?: DistanceOptions,
   ): number | null => {
-    point(latitude, longitude);
-    const radius =
-      options?.maxKm === undefined ? DEFAULT_MAX_KM * 1000 : radiusOf(options.maxKm, 'maxKm', latitude, longitude, 1);
+    args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
     const layer = options?.layer ?? 'country';
     if (layer !== 'country' && layer !== 'subdivision')
       throw coordinateError(latitude, longitude, { layer: ["must be 'country' or 'subdivision'"] });
-    if (radius < FAR_CAP_M && lowerBound(layer) > radius) return null;
-    const n = search.nearest(lat, lon, radius, layer, found);
+    if (beyond(layer)) return null;
+    const n = search.nearest(at[0], at[1], at[2], layer, found);
     return n.metres < 0 ? null : n.metres;
   };
 
   const nearestOf =
     (layer: Layer) =>
     (latitude: number | string, longitude: number | string, options?: { maxKm?: number }): NearestRegion => {
-      point(latitude, longitude);
-      const radius =
-        options?.maxKm === undefined ? DEFAULT_MAX_KM * 1000 : radiusOf(options.maxKm, 'maxKm', latitude, longitude, 1);
+      args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+      const [lat, lon, radius] = at;
       const here = layer === 'country' ? geo.tryCountryFromGps(lat, lon) : geo.trySubdivisionFromGps(lat, lon);
       if (here !== null) return { code: here, distanceM: 0 };
       const codes = layer === 'country' ? countryCodes : subdivisionCodes;
-      if (radius >= FAR_CAP_M || lowerBound(layer) <= radius) {
+      if (!beyond(layer)) {
         const n = search.nearest(lat, lon, radius, layer, found);
         if (n.metres >= 0) return { code: codes[n.code], distanceM: n.metres };
       }
@@ -157,12 +169,12 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     };
 
   const regionsWithin = (latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin => {
-    point(latitude, longitude);
-    const radius = radiusOf(radiusM, 'radiusM', latitude, longitude, 1000);
+    args(latitude, longitude, radiusM, 'radiusM', 1000);
+    const [lat, lon, radius] = at;
     const collect = (layer: Layer, here: string | null, codes: readonly string[]): NearestRegion[] => {
       const best = new Map<string, number>();
       if (here !== null) best.set(here, 0);
-      if (lowerBound(layer) <= radius)
+      if (!beyond(layer))
         search.within(lat, lon, radius, layer, (code, m) => {
           const c = codes[code];
           if (!(best.get(c)! <= m)) best.set(c, m);
