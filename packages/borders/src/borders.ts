@@ -139,15 +139,34 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     return far[row * FAR_COLS + col] * FAR_UNIT_M * 0.998 - 10 - toCentre > at[2];
   };
 
+  // The entry stays small enough for V8 to inline into the caller's loop, and plain numbers in range
+  // go straight into `at` (not through quickCoordinate, whose `in range ? value : NaN` keeps them
+  // boxed, as geolookup's engine found): the work happens in distanceAt, which takes no doubles.
   const distanceToBorder = (
     latitude: number | string,
     longitude: number | string,
     options?: DistanceOptions,
   ): number | null => {
-    args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+    if (
+      typeof latitude === 'number' &&
+      typeof longitude === 'number' &&
+      latitude >= -90 &&
+      latitude <= 90 &&
+      longitude >= -180 &&
+      longitude <= 180
+    ) {
+      at[0] = latitude;
+      at[1] = longitude;
+    } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+    return distanceAt(options);
+  };
+  const distanceAt = (options: DistanceOptions | undefined): number | null => {
+    const km = options?.maxKm ?? DEFAULT_MAX_KM;
+    if (!(typeof km === 'number' && km >= 0 && km <= MAX_RADIUS_KM)) args(at[0], at[1], km, 'maxKm', 1);
+    at[2] = km * 1000;
     const layer = options?.layer ?? 'country';
     if (layer !== 'country' && layer !== 'subdivision')
-      throw coordinateError(latitude, longitude, { layer: ["must be 'country' or 'subdivision'"] });
+      throw coordinateError(at[0], at[1], { layer: ["must be 'country' or 'subdivision'"] });
     if (beyond(layer)) return null;
     const n = search.nearest(at[0], at[1], at[2], layer, found);
     return n.metres < 0 ? null : n.metres;
