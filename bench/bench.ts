@@ -254,6 +254,29 @@ for (const r of tzRows)
     `| ${r.op} | ${r.set} | ${fmt(r.rate)} | ${r.vsPeer.toFixed(1)}× | ${r.perRound ?? ''} | ${r.median?.toFixed(0) ?? ''} | ${r.p99?.toFixed(0) ?? ''} |`,
   );
 
+// Borders and coasts in a process of their own (borders.ts): far points against countryFromGps in
+// the same rounds, near points per query.
+const borderRows = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'borders.ts')], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 24,
+})
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as Record<string, number | string>);
+console.log('');
+console.log('### @geolookup/borders (a process of its own)');
+console.log('');
+console.log(
+  '| operation | points | lookups/s | time × tryCountryFromGps, per round: median (quartiles) | median | p99 |',
+);
+console.log('|---|---|---|---|---|---|');
+for (const r of borderRows)
+  console.log(
+    r.rate !== undefined
+      ? `| ${r.op} | ${r.set} | ${fmt(r.rate as number)} | ${r.vsCountry} | ${(r.median as number).toFixed(0)} ns | ${(r.p99 as number).toFixed(0)} ns |`
+      : `| ${r.op} | ${r.set} | | | ${(r.medianUs as number).toFixed(1)} µs | ${(r.p99Us as number).toFixed(1)} µs |`,
+  );
+
 // Allocation over 10M lookups: heap growth (after a full GC) shows retained memory only; garbage
 // shows as scavenges, so both are counted. Zero scavenges means nothing was allocated.
 const p = sets[0].points;

@@ -9,6 +9,8 @@ export default defineConfig({
   clean: false,
   sourcemap: false,
   splitting: false,
-  external: [/^node:/, 'geolookup', 'flatbush', 'geographiclib-geodesic'],
+  external: [/^node:/, 'geolookup', 'geographiclib-geodesic'],
+  // flatbush ships ES modules only: bundled, as in the core, so the CommonJS build needs no interop.
+  noExternal: ['flatbush'],
   dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
 });
