@@ -49,11 +49,7 @@ console.log(
     op: ops[1][0],
     set: `no border within 50 km (${FAR / 1e3}k)`,
     rate: best(dist),
-    vsCountry: fmtRound(
-      perRound(base, dist)
-        .map((x) => 1 / x)
-        .reverse(),
-    ),
+    vsCountry: fmtRound(perRound(base, dist)),
     median: quantileOf(dist, 0.5),
     p99: quantileOf(dist, 0.99),
   }),
