@@ -332,15 +332,22 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     heapSize = 0;
   };
 
-  const nearest = (lat: number, lon: number, radius: number, layer: Layer, out: Nearest): Nearest => {
+  /** One query: the frame at the point, the layer, the radius; then the traversal. */
+  const run = (lat: number, lon: number, radius: number, layer: Layer, within: boolean): void => {
     frameAt(lat, lon);
     layerCode = layer === 'country' ? regionCountry : regionSubdivision;
-    withinMode = false;
+    withinMode = within;
     candCount = 0;
+    touchedCount = 0;
     best = Infinity;
     limit = radius * (1 + slack) + 1;
     setBand(limit);
     traverse();
+    withinMode = false;
+  };
+
+  const nearest = (lat: number, lon: number, radius: number, layer: Layer, out: Nearest): Nearest => {
+    run(lat, lon, radius, layer, false);
     out.metres = -1;
     out.code = -1;
     const bound = Math.min(limit, best * (1 + slack) + 1);
@@ -367,15 +374,7 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     layer: Layer,
     found: (code: number, metres: number) => void,
   ): void => {
-    frameAt(lat, lon);
-    layerCode = layer === 'country' ? regionCountry : regionSubdivision;
-    withinMode = true;
-    touchedCount = 0;
-    best = Infinity;
-    limit = radius * (1 + slack) + 1;
-    setBand(limit);
-    traverse();
-    withinMode = false;
+    run(lat, lon, radius, layer, true);
     for (let i = 0; i < touchedCount; i++) {
       const code = touched[i];
       const m = exact(lat, lon, codeLat[code], codeLon[code], codeDist[code]);
