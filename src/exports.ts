@@ -2,11 +2,11 @@
 // types. One list, so the two entries cannot drift apart.
 
 export * from './lookup/errors.js';
-export { coordinateError, parsePair as parseCoordinates, quickCoordinate } from './lookup/validate.js';
+export { coordinateError, quickCoordinate } from './lookup/validate.js';
 export type { GeoLookup } from './lookup/engine.js';
 export type { BBox, BoxQueries } from './lookup/boxes.js';
 export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './format/dataset.js';
-export { type BinaryInput, sealOf, unwrapPayload as readContainer } from './format/container.js';
+export { type BinaryInput, unwrapPayload as readContainer } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 export type { MultiPolygon } from './export/geometry-of.js';
 export { OPERATIONS, callOperation, isContract, type Operation, type OperationTarget } from './operations.js';

@@ -11,7 +11,7 @@
 import type { Dataset } from '../../src/format/dataset.js';
 import { GRID_COLS, GRID_ROWS } from '../../src/format/layout.js';
 import { cancelOnLine, dissolve, EdgeSet } from '../../src/export/geometry.js';
-import { cellTrapezoids, layerReader } from '../../src/export/rows.js';
+import { cellTrapezoids, type LayerReader, layerReader } from '../../src/export/rows.js';
 
 export interface BorderLine {
   /** Region ids left and right of the line (0: no country); left < right unless right is 0. */
@@ -47,9 +47,7 @@ export interface SideEdges {
 }
 
 /** The region answered at a point, one id per answer (canonicalRegions), -1 off the map. */
-function regionProbe(ds: Dataset): (x: number, y: number) => number {
-  const reader = layerReader(ds, 'region');
-  const canon = canonicalRegions(ds);
+function regionProbe(reader: LayerReader, canon: Int32Array): (x: number, y: number) => number {
   return (x, y) => {
     const lon = x < -180 ? x + 360 : x >= 180 ? x - 360 : x;
     if (y < -90 || y > 90) return -1;
@@ -71,7 +69,7 @@ export function cellBorders(
 ): { lines: BorderLine[]; sides: SideEdges } {
   const reader = layerReader(ds, 'region');
   const canon = canonicalRegions(ds);
-  const regionAt = regionProbe(ds);
+  const regionAt = regionProbe(reader, canon);
   const sides: SideEdges = { edges: new Map(), cuts: new Map() };
   const lines: BorderLine[] = [];
   for (let r = 0; r < GRID_ROWS; r++)
@@ -138,7 +136,7 @@ export function cellBorders(
 
 /** The border lines along whole-degree lines, from the sides of every cell (one SideEdges per worker). */
 export function sideBorders(ds: Dataset, parts: SideEdges[]): BorderLine[] {
-  const regionAt = regionProbe(ds);
+  const regionAt = regionProbe(layerReader(ds, 'region'), canonicalRegions(ds));
   const edges = new Map<string, Map<number, number[]>>();
   const cuts = new Map<string, number[]>();
   for (const part of parts) {
@@ -179,12 +177,6 @@ export function sideBorders(ds: Dataset, parts: SideEdges[]): BorderLine[] {
     }
   }
   return out;
-}
-
-/** Every border line of `ds` (of the cells `only` keeps), in one thread. */
-export function borderLines(ds: Dataset, only?: (col: number, row: number) => boolean): BorderLine[] {
-  const { lines, sides } = cellBorders(ds, only);
-  return [...lines, ...sideBorders(ds, [sides])];
 }
 
 /** Whether the piece between `left` and `right` is kept on this side (see the header). */

@@ -28,5 +28,3 @@ export function farRows(search: BorderSearch, layer: Layer, from: number, to: nu
   }
   return far;
 }
-
-export const FAR_TABLE_ROWS = FAR_ROWS;

@@ -1,25 +1,18 @@
-// The borders file's bytes (packages/borders/docs/FORMAT.md) from the encoded lines and far tables,
-// and the whole build in one thread for a part of the world (tests).
+// The borders file's bytes (packages/borders/docs/FORMAT.md) from the encoded lines and far tables.
 
 import { KIND_BORDERS, sealOf, wrapPayload } from '../../src/format/container.js';
 import type { Dataset } from '../../src/format/dataset.js';
 import type { BordersMeta } from '../../packages/borders/src/read.js';
 import {
   BORDERS_VERSION,
-  FAR_ROWS,
-  LAYERS,
   type Layer,
   MAX_EDGE_DEGREES,
   SECTIONS,
   type Section,
   UNITS_PER_DEGREE,
 } from '../../packages/borders/src/layout.js';
-import Flatbush from 'flatbush';
-import { borderSearch } from '../../packages/borders/src/search.js';
 import { bytesOf, packSections } from '../sections.js';
-import { type EncodedLines, encodeLines, SIMPLIFY_M } from './encode.js';
-import { borderLines } from './extract.js';
-import { farRows } from './far-table.js';
+import { type EncodedLines, SIMPLIFY_M } from './encode.js';
 
 /** Region id → country index (-1 for region 0) and subdivision index (-1 for none). */
 export function regionCodes(ds: Dataset) {
@@ -76,22 +69,4 @@ export function bordersFile(
     farsubdivision: far.subdivision,
   };
   return wrapPayload(KIND_BORDERS, packSections(SECTIONS.map((name) => sections[name])));
-}
-
-/** The borders file of the cells `only` keeps, built in this thread (the far tables too: slow). */
-export function bordersOf(
-  ds: Dataset,
-  datasetBytes: Uint8Array,
-  only?: (col: number, row: number) => boolean,
-): Uint8Array {
-  const encoded = encodeLines(borderLines(ds, only));
-  const regions = regionCodes(ds);
-  const index = Flatbush.from(encoded.flatbush.buffer as ArrayBuffer, encoded.flatbush.byteOffset);
-  const search = borderSearch(
-    { ...encoded, index, regionCountry: regions.country, regionSubdivision: regions.subdivision },
-    regions.countries,
-    regions.subdivisions,
-  );
-  const far = Object.fromEntries(LAYERS.map((l) => [l, farRows(search, l, 0, FAR_ROWS)])) as Record<Layer, Uint8Array>;
-  return bordersFile(ds, datasetBytes, encoded, far);
 }

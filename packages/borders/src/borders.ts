@@ -3,14 +3,7 @@
 // a radius, and every region within a radius. Containment comes from the lookup itself, so a
 // distance of 0 means exactly what countryFromGps / subdivisionFromGps answer.
 
-import {
-  coordinateError,
-  DataError,
-  type GeoLookup,
-  NotFoundError,
-  parseCoordinates,
-  quickCoordinate,
-} from 'geolookup';
+import { coordinateError, DataError, type GeoLookup, NotFoundError, quickCoordinate } from 'geolookup';
 import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_ROWS, FAR_UNIT_M, type Layer } from './layout.js';
 import type { BordersFile, BordersMeta } from './read.js';
 import { borderSearch, type Nearest } from './search.js';
@@ -94,31 +87,20 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     const lat = quickCoordinate(latitude, 90);
     const lon = quickCoordinate(longitude, 180);
     const ok = typeof amount === 'number' && amount >= 0 && amount <= MAX_RADIUS_KM * scale;
-    if (lat !== lat || lon !== lon || !ok) {
-      const extra = ok
-        ? undefined
-        : { [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`] };
-      if (lat !== lat || lon !== lon || extra) {
-        // parseCoordinates throws the contract's error for the coordinates alone; add the radius's.
-        try {
-          parseCoordinates(latitude, longitude);
-        } catch (e) {
-          throw extra ? coordinateError(latitude, longitude, extra) : e;
-        }
-        throw coordinateError(latitude, longitude, extra);
-      }
-    }
+    // quickCoordinate refuses exactly what the contract refuses; coordinateError lists every bad field.
+    if (lat !== lat || lon !== lon || !ok)
+      throw coordinateError(
+        latitude,
+        longitude,
+        ok
+          ? undefined
+          : { [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`] },
+      );
     at[0] = lat;
     at[1] = lon;
     at[2] = ((amount as number) * 1000) / scale;
   };
 
-  /**
-   * Whether the point (at[0], at[1]) is proved farther than at[2] metres from the layer's borders
-   * by its far-table cell: the centre's distance less the point's distance to the centre, with the
-   * search's slack. A boolean, not the bound: a double returned from a call V8 does not inline is
-   * boxed.
-   */
   const farCountry = file.far.country;
   const farSubdivision = file.far.subdivision;
   // Per far-table row, metres per degree of longitude at its equatorward edge: no point of the row
@@ -148,6 +130,12 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
   };
   const degreeCountry = degreeBound(farCountry);
   const degreeSubdivision = degreeBound(farSubdivision);
+  /**
+   * Whether the point (at[0], at[1]) is proved farther than at[2] metres from the layer's borders
+   * by its 1° bound or its far-table cell: the centre's distance less the point's distance to the centre, with the
+   * search's slack. A boolean, not the bound: a double returned from a call V8 does not inline is
+   * boxed.
+   */
   const beyond = (layer: Layer): boolean => {
     if (at[2] >= FAR_CAP_M) return false;
     const lat = at[0];
