@@ -8,7 +8,6 @@ import {
   FAR_CAP_M,
   FAR_CELLS_PER_DEGREE,
   FAR_COLS,
-  FAR_ROWS,
   FAR_UNIT_M,
   type Layer,
 } from '../../packages/borders/src/layout.js';
