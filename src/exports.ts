@@ -9,4 +9,15 @@ export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './fo
 export { type BinaryInput, unwrapPayload as readContainer } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 export type { MultiPolygon } from './export/geometry-of.js';
-export { OPERATIONS, callOperation, isContract, type Operation, type OperationTarget } from './operations.js';
+export {
+  OPERATIONS,
+  callOperation,
+  isContract,
+  paramValue,
+  type Answer,
+  type NearestAnswer,
+  type Operation,
+  type OperationTarget,
+  type Param,
+  type RegionsAnswer,
+} from './operations.js';

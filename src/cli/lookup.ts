@@ -6,7 +6,7 @@ import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError } from 
 import { createRequire } from 'node:module';
 import { FORMAT_VERSION } from '../format/container.js';
 import { resolveDataPath } from '../node/data-path.js';
-import { callOperation, OPERATIONS, type Operation, type OperationTarget } from '../operations.js';
+import { type Answer, callOperation, OPERATIONS, type Operation, type OperationTarget } from '../operations.js';
 import {
   defineCommand,
   EXIT,
@@ -23,7 +23,16 @@ const OPTIONS = {
   json: { type: 'boolean', help: 'print {"data": ...} or {"error": problem} as JSON' },
   data: DATA_OPTION,
   version: { type: 'boolean', help: "the package's version, and the dataset's format and sources" },
+  'max-km': {
+    type: 'string',
+    value: 'KM',
+    help: 'distance, nearest, nearest-subdivision: how far to search (default 50)',
+  },
+  layer: { type: 'string', value: 'L', help: "distance: 'country' (default) or 'subdivision'" },
 } as const;
+
+/** The CLI's flag for each optional parameter of the table's operations. */
+const FLAGS = { maxKm: 'max-km', layer: 'layer' } as const;
 
 const EXIT_TEXT =
   '0 answered (including false), 2 bad input, 3 not found, 1 other error.\n' +
@@ -34,7 +43,9 @@ interface Lookup {
   answer: string;
   /** The package answering it, beyond the service's contract (src/operations.ts). */
   extension?: string;
-  call: (geo: OperationTarget, a: string[]) => string | boolean;
+  /** The operation's optional parameters, as the CLI's flags. */
+  flags: readonly (keyof typeof FLAGS)[];
+  call: (geo: OperationTarget, a: string[], params: Record<string, string | undefined>) => Answer;
 }
 
 const ANSWERS: Record<Operation['answer'], string> = {
@@ -42,26 +53,52 @@ const ANSWERS: Record<Operation['answer'], string> = {
   subdivision: 'ISO 3166-2 code, e.g. FR-75C',
   boolean: 'true or false',
   timezone: 'IANA time zone, e.g. Europe/Paris (needs @geolookup/timezones)',
+  distance: 'metres to the nearest change of answer, or null (needs @geolookup/borders)',
+  nearest: 'the region at the point, else the nearest: "ESP 1234.5" (needs @geolookup/borders)',
+  regions: 'every region within the radius, one "country|subdivision CODE METRES" a line (needs @geolookup/borders)',
 };
 
-/** One command per operation of the library's table: `geolookup in-country FRA 48.85 2.35`. */
+/**
+ * One command per operation of the library's table: `geolookup in-country FRA 48.85 2.35`. A
+ * required parameter is an argument after the point (`geolookup within 35.9 -5.3 50`), the
+ * optional ones flags (`geolookup distance 35.9 -5.3 --max-km 10`).
+ */
 const LOOKUPS: Record<string, Lookup> = Object.fromEntries(
-  OPERATIONS.map((op): [string, Lookup] => [
-    op.command,
-    op.code === null
-      ? {
-          args: ['<lat>', '<lon>'],
-          answer: ANSWERS[op.answer],
-          extension: op.extension,
-          call: (geo, a) => callOperation(geo, op, undefined, a[0], a[1]),
-        }
-      : {
-          args: ['<CODE>', '<lat>', '<lon>'],
-          answer: ANSWERS[op.answer],
-          call: (geo, a) => callOperation(geo, op, a[0], a[1], a[2]),
+  OPERATIONS.map((op): [string, Lookup] => {
+    const required = (op.params ?? []).filter((p) => p.required).map((p) => p.name);
+    const flags = (op.params ?? []).filter((p) => !p.required).map((p) => p.name as keyof typeof FLAGS);
+    const lookup = { answer: ANSWERS[op.answer], extension: op.extension, flags };
+    if (op.code !== null)
+      return [
+        op.command,
+        { ...lookup, args: ['<CODE>', '<lat>', '<lon>'], call: (geo, a) => callOperation(geo, op, a[0], a[1], a[2]) },
+      ];
+    return [
+      op.command,
+      {
+        ...lookup,
+        args: ['<lat>', '<lon>', ...required.map((name) => `<${name}>`)],
+        call: (geo, a, params) => {
+          const named = { ...params };
+          required.forEach((name, i) => {
+            named[name] = a[2 + i];
+          });
+          return callOperation(geo, op, undefined, a[0], a[1], named);
         },
-  ]),
+      },
+    ];
+  }),
 );
+
+/** An answer as text: codes, booleans and metres as they are; a nearest region and a radius's regions in columns. */
+function answerText(result: Answer): string {
+  if (result === null || typeof result !== 'object') return String(result);
+  if ('code' in result) return `${result.code} ${result.distanceM}`;
+  return [
+    ...result.countries.map((r) => `country ${r.code} ${r.distanceM}`),
+    ...result.subdivisions.map((r) => `subdivision ${r.code} ${r.distanceM}`),
+  ].join('\n');
+}
 
 export const MAIN = defineCommand({
   name: 'geolookup',
@@ -86,7 +123,9 @@ function lookupSpec(name: string, l: Lookup) {
   return defineCommand({
     name: `geolookup ${name}`,
     summary: `${l.answer}.`,
-    usage: [`geolookup ${name} ${l.args.join(' ')} [--json] [--data FILE]`],
+    usage: [
+      `geolookup ${name} ${l.args.join(' ')}${l.flags.map((f) => ` [--${FLAGS[f]} ${OPTIONS[FLAGS[f]].value}]`).join('')} [--json] [--data FILE]`,
+    ],
     options: OPTIONS,
     exit: EXIT_TEXT,
   });
@@ -122,15 +161,26 @@ export function runLookup(argv: string[], out: Print, err: Print): number {
   }
   if (args.length !== lookup.args.length)
     return usageError(lookupSpec(command, lookup), `takes ${lookup.args.length} arguments, got ${args.length}`, err);
-  return answer(lookup, args, values, out, err);
+  const params: Record<string, string | undefined> = {};
+  for (const [name, flag] of Object.entries(FLAGS) as [keyof typeof FLAGS, (typeof FLAGS)[keyof typeof FLAGS]][]) {
+    if (values[flag] === undefined) continue;
+    if (!lookup.flags.includes(name)) return usageError(lookupSpec(command, lookup), `takes no --${flag}`, err);
+    params[name] = values[flag];
+  }
+  return answer(lookup, args, params, values, out, err);
 }
 
-function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?: string }, out: Print, err: Print) {
+function answer(
+  lookup: Lookup,
+  args: string[],
+  params: Record<string, string | undefined>,
+  values: { json?: boolean; data?: string },
+  out: Print,
+  err: Print,
+) {
   try {
-    // An extension's lookup reads its own dataset: --data names the world dataset only.
-    const target = lookup.extension ? extensionOf(lookup.extension)! : createGeoLookup(resolveDataPath(values.data));
-    const result = lookup.call(target, args);
-    out(values.json ? JSON.stringify({ data: result }) : String(result));
+    const result = lookup.call(targetOf(lookup, values.data), args, params);
+    out(values.json ? JSON.stringify({ data: result }) : answerText(result));
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;
@@ -141,6 +191,22 @@ function answer(lookup: Lookup, args: string[], values: { json?: boolean; data?:
     if (e instanceof NotFoundError) return EXIT.notFound;
     return EXIT.error;
   }
+}
+
+/**
+ * What answers the command: the dataset (--data), or an extension package. @geolookup/timezones
+ * reads its own dataset (--data names the world dataset only); @geolookup/borders measures on the
+ * dataset --data names, so its lines must come from that dataset (the lite one is refused).
+ */
+function targetOf(lookup: Lookup, data: string | undefined): OperationTarget {
+  if (!lookup.extension) return createGeoLookup(resolveDataPath(data));
+  const mod = extensionOf(lookup.extension)!;
+  if (lookup.extension !== '@geolookup/borders' || data === undefined) return mod;
+  const borders = mod as unknown as {
+    createBorderLookup(o: { geo: string; data: string }): OperationTarget;
+    bordersDataPath(): string;
+  };
+  return borders.createBorderLookup({ geo: resolveDataPath(data), data: borders.bordersDataPath() });
 }
 
 /**

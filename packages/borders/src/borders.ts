@@ -55,6 +55,10 @@ export interface BorderLookup {
 
 /** The lookup `geo` must answer from the dataset the borders were drawn from. */
 function checkPair(geo: GeoLookup, meta: BordersMeta, name: string): void {
+  if (geo.meta.simplification)
+    throw new DataError(
+      `${name}: the ${geo.meta.name} dataset is simplified (docs/LITE.md); distances need the full one`,
+    );
   const d = meta.dataset;
   const same =
     geo.meta.name === d.name &&
@@ -65,10 +69,6 @@ function checkPair(geo: GeoLookup, meta: BordersMeta, name: string): void {
     throw new DataError(
       `${name}: drawn from the dataset "${d.name}" (seal ${d.seal}), not from this lookup's "${geo.meta.name}"; ` +
         'build it from that dataset (build-data/borders/build.ts --dataset FILE)',
-    );
-  if (geo.meta.simplification)
-    throw new DataError(
-      `${name}: the ${geo.meta.name} dataset is simplified (docs/LITE.md); distances need the full one`,
     );
 }
 
@@ -94,7 +94,11 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
         longitude,
         ok
           ? undefined
-          : { [field]: [`must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' (km)' : ' (metres)'}`] },
+          : {
+              [field]: [
+                `${scale === 1 ? 'the search distance' : 'the radius'} (${field}) must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' km' : ' metres'}`,
+              ],
+            },
       );
     at[0] = lat;
     at[1] = lon;
@@ -186,7 +190,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     at[2] = km * 1000;
     const layer = options?.layer ?? 'country';
     if (layer !== 'country' && layer !== 'subdivision')
-      throw coordinateError(at[0], at[1], { layer: ["must be 'country' or 'subdivision'"] });
+      throw coordinateError(at[0], at[1], { layer: ["the layer must be 'country' or 'subdivision'"] });
     if (beyond(layer)) return null;
     const n = search.nearest(at[0], at[1], at[2], layer, found);
     return n.metres < 0 ? null : n.metres;

@@ -12,7 +12,7 @@ import {
   type NearestRegion,
   type RegionsWithin,
 } from './borders.js';
-import { readBorders } from './read.js';
+import { type BordersMeta, readBorders } from './read.js';
 
 export { DEFAULT_MAX_KM, MAX_RADIUS_KM } from './borders.js';
 export type { BorderLookup, DistanceOptions, NearestRegion, RegionsWithin } from './borders.js';
@@ -91,4 +91,8 @@ export function nearestSubdivision(
 }
 export function regionsWithin(latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin {
   return (embedded ?? preloadBorders()).regionsWithin(latitude, longitude, radiusM);
+}
+/** The borders file's metadata: the dataset its lines were drawn from (name, seal), its parameters and sources. */
+export function bordersDatasetInfo(): BordersMeta {
+  return (embedded ?? preloadBorders()).meta;
 }

@@ -4,7 +4,13 @@
 
 import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
-import { callOperation, OPERATIONS, type Operation, type OperationTarget } from '../../../src/operations.js';
+import {
+  type Answer,
+  callOperation,
+  OPERATIONS,
+  type Operation,
+  type OperationTarget,
+} from '../../../src/operations.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine, loadExtension } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
@@ -112,7 +118,7 @@ type Call = (
   code: string | undefined,
   lat: Coordinate,
   lon: Coordinate,
-) => Promise<ClientResult<string | boolean>>;
+) => Promise<ClientResult<Answer>>;
 
 /** The client's method for each operation of the table: (lat, lon), or (code, lat, lon). */
 function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {

@@ -17,6 +17,7 @@ export type Extension = NonNullable<Operation['extension']>;
 /** Every extension package, each with its function answering its dataset's metadata (the ETag's source). */
 const PACKAGES: Record<Extension, { datasetInfo: string }> = {
   '@geolookup/timezones': { datasetInfo: 'timeZoneDatasetInfo' },
+  '@geolookup/borders': { datasetInfo: 'bordersDatasetInfo' },
 };
 
 export const EXTENSIONS = Object.keys(PACKAGES) as readonly Extension[];
