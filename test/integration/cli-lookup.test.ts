@@ -71,3 +71,42 @@ describe('geolookup timezone (an extension: @geolookup/timezones, installed in t
     expect(JSON.parse(bad.stdout).error).toMatchObject({ type: T.validation, status: 400 });
   });
 });
+
+describe('geolookup distance | nearest | nearest-subdivision | within (an extension: @geolookup/borders)', () => {
+  it('answer as the package: metres, "CODE METRES", a line per region; --json the same data', async () => {
+    const borders = await import('../../packages/borders/src/index.js');
+    const [lat, lon] = ['51.4416', '4.9268']; // Baarle: a Belgian enclave's edge metres away
+    expect(geolookup('distance', lat, lon, '--layer', 'subdivision')).toMatchObject({
+      status: 0,
+      stdout: `${borders.distanceToBorder(lat, lon, { layer: 'subdivision' })}\n`,
+    });
+    const near = borders.nearestCountry('36.0', '-5.5', { maxKm: 20 }); // the Strait of Gibraltar, at sea
+    expect(geolookup('nearest', '36.0', '-5.5', '--max-km', '20').stdout).toBe(`${near.code} ${near.distanceM}\n`);
+    const within = borders.regionsWithin(lat, lon, 300);
+    expect(within.countries.length).toBeGreaterThan(1);
+    expect(geolookup('within', lat, lon, '300').stdout).toBe(
+      [
+        ...within.countries.map((r) => `country ${r.code} ${r.distanceM}\n`),
+        ...within.subdivisions.map((r) => `subdivision ${r.code} ${r.distanceM}\n`),
+      ].join(''),
+    );
+    expect(JSON.parse(geolookup('--json', 'within', lat, lon, '300').stdout)).toEqual({ data: within });
+  });
+
+  it('nothing within reach: null for distance (exit 0), not found for nearest (exit 3)', () => {
+    expect(geolookup('distance', '40', '-40')).toMatchObject({ status: 0, stdout: 'null\n' });
+    const r = geolookup('--json', 'nearest-subdivision', '40', '-40');
+    expect(r.status).toBe(3);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ type: T.notFound, status: 404 });
+  });
+
+  it('a bad radius or flag: exit 2 naming it; the lite dataset: refused, exit 1', () => {
+    const bad = geolookup('--json', 'within', '51', '4', '-3');
+    expect(bad.status).toBe(2);
+    expect(Object.keys(JSON.parse(bad.stdout).error.errors)).toEqual(['radiusM']);
+    expect(geolookup('country', '51', '4', '--max-km', '3')).toMatchObject({ status: 2 });
+    const lite = geolookup('distance', '51', '4', '--data', 'lite');
+    expect(lite.status).toBe(1);
+    expect(lite.stderr).toMatch(/simplified/);
+  });
+});
