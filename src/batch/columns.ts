@@ -6,6 +6,7 @@ import { ValidationError } from '../lookup/errors.js';
 import { nextRecordEnd, splitRecord } from './csv.js';
 import { SNIFFED_DELIMITERS, startsWithBom } from './format.js';
 import type { BatchField, BatchFormat, RowSettings } from './rows.js';
+import { type BorderColumns, borderColumnNames } from './borders.js';
 
 export const LAT_NAMES = ['latitude', 'lat'];
 export const LON_NAMES = ['longitude', 'lon', 'lng', 'long'];
@@ -19,6 +20,8 @@ export interface ColumnOptions {
   fields: BatchField[];
   /** The timezone column / member after the fields' (--timezone). */
   timezone?: boolean;
+  /** The border columns after it (--distance, --nearest, --within). */
+  borders?: BorderColumns | null;
 }
 
 export interface Columns {
@@ -67,6 +70,7 @@ function baseSettings(format: BatchFormat, delimiter: number, opts: ColumnOption
     country: opts.fields.includes('country'),
     subdivision: opts.fields.includes('subdivision'),
     timezone: opts.timezone === true,
+    borders: opts.borders ?? null,
     eol: '\n',
   };
 }
@@ -122,6 +126,7 @@ function csvColumns(first: Uint8Array, delimiter: number, opts: ColumnOptions): 
     ...(settings.country ? ['country'] : []),
     ...(settings.subdivision ? ['subdivision'] : []),
     ...(settings.timezone ? ['timezone'] : []),
+    ...borderColumnNames(settings.borders),
     'error',
   ];
   return {

@@ -24,6 +24,7 @@ import {
   type RowSettings,
 } from './rows.js';
 import { needZones, type TimeZoneSource, type ZoneCells, writeZone, zoneCells } from './timezones.js';
+import { type BorderLookup, borderColumnNames, borderValues, needBorders } from './borders.js';
 
 const LF = 10;
 const CR = 13;
@@ -48,6 +49,8 @@ function isSpace(c: number): boolean {
 export interface NdjsonCells extends AnswerTable {
   /** --timezone: the zone's member, after the answer members; else null. */
   zones: ZoneCells | null;
+  /** The border members after those (--distance, --nearest, --within); else null. */
+  borders: ((latitude: number, longitude: number) => string) | null;
   /** The members for a bad row, before its "error" member. */
   nulls: string;
   /** What a line over MAX_RECORD_BYTES becomes, without its line feed. */
@@ -76,8 +79,18 @@ export function nameSet(names: readonly string[]): NameSet {
   return { lengths: names.reduce((m, n) => m | (1 << n.length), 0), names: names.map((n) => encoder.encode(n)) };
 }
 
-/** The cells for `settings`; `zones` answers the timezone member (settings.timezone), else unused. */
-export function ndjsonCells(ds: Dataset, settings: RowSettings, zones: TimeZoneSource | null = null): NdjsonCells {
+/**
+ * The cells for `settings`; `zones` answers the timezone member (settings.timezone) and `borders`
+ * the border members (settings.borders), else unused.
+ */
+export function ndjsonCells(
+  ds: Dataset,
+  settings: RowSettings,
+  zones: TimeZoneSource | null = null,
+  borders: BorderLookup | null = null,
+): NdjsonCells {
+  const names = borderColumnNames(settings.borders);
+  const values = settings.borders ? borderValues(needBorders(borders), settings) : null;
   const members = (c: string | null, s: string | null) =>
     (settings.country ? `,"country":${JSON.stringify(c)}` : '') +
     (settings.subdivision ? `,"subdivision":${JSON.stringify(s)}` : '');
@@ -91,17 +104,23 @@ export function ndjsonCells(ds: Dataset, settings: RowSettings, zones: TimeZoneS
     settings.latPath === null &&
     settings.lonPath === null &&
     [settings.latKey, settings.lonKey].every((k) => !/[\uD800-\uDFFF\uFFFD]/.test(k));
-  const names = (given: string, defaults: readonly string[]) => (scanner && given === '' ? nameSet(defaults) : null);
+  const defaults = (given: string, them: readonly string[]) => (scanner && given === '' ? nameSet(them) : null);
   return {
     ...answers,
     longest: answers.longest + (zoneTable?.longest ?? 0),
     zones: zoneTable,
-    nulls: members(null, null) + (zoneTable ? zone(null) : ''),
+    borders:
+      values &&
+      ((lat, lon) =>
+        values(lat, lon)
+          .map((v, i) => `,"${names[i]}":${JSON.stringify(v)}`)
+          .join('')),
+    nulls: members(null, null) + (zoneTable ? zone(null) : '') + names.map((n) => `,"${n}":null`).join(''),
     oversize: oversizeRow(settings),
     latKey: scanner ? encoder.encode(settings.latKey || LAT_NAMES[0]) : null,
     lonKey: scanner ? encoder.encode(settings.lonKey || LON_NAMES[0]) : null,
-    latNames: names(settings.latKey, LAT_NAMES),
-    lonNames: names(settings.lonKey, LON_NAMES),
+    latNames: defaults(settings.latKey, LAT_NAMES),
+    lonNames: defaults(settings.lonKey, LON_NAMES),
   };
 }
 
@@ -125,7 +144,17 @@ export function atPath(row: unknown, path: readonly (string | number)[]): unknow
 export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
   const { subdivision: wantSub } = settings;
-  const { found: hit, start: cellStart, length: cellLength, view: cv, longest, latNames, lonNames, zones } = cells;
+  const {
+    found: hit,
+    start: cellStart,
+    length: cellLength,
+    view: cv,
+    longest,
+    latNames,
+    lonNames,
+    zones,
+    borders,
+  } = cells;
   // The scanner's names, read again after each row JSON.parse reads (it may learn others).
   let latKey = cells.latKey;
   let lonKey = cells.lonKey;
@@ -224,6 +253,13 @@ export function processNdjson(ds: Dataset, settings: RowSettings, cells: NdjsonC
       o += n;
       // After the answer members: never the first member, so always with its comma.
       if (zones !== null) o = writeZone(zones, dv, o, lat, lon);
+      if (borders !== null) {
+        out.pos = o;
+        out.text(borders(lat, lon));
+        dst = out.reserve(tail + 1); // the closing brace on, as reserved above
+        dv = new DataView(dst.buffer);
+        o = out.pos;
+      }
       if (hit[key]) found++;
       else notFound++;
     } else {
@@ -285,11 +321,7 @@ function readRow(text: string, settings: RowSettings, cells: NdjsonCells): strin
   }
   if (row === null || typeof row !== 'object' || Array.isArray(row)) return 'Row is not a JSON object.';
   rowCoordinates(row as Record<string, unknown>, settings, cells);
-  read.replaces =
-    Object.hasOwn(row, 'error') ||
-    (settings.country && Object.hasOwn(row, 'country')) ||
-    (settings.subdivision && Object.hasOwn(row, 'subdivision')) ||
-    (settings.timezone && Object.hasOwn(row, 'timezone'));
+  read.replaces = writtenMembers(settings).some((name) => Object.hasOwn(row, name));
   return null;
 }
 
@@ -394,30 +426,32 @@ function answerCuts(b: Uint8Array, start: number, end: number, settings: RowSett
   return n;
 }
 
-const COUNTRY = encoder.encode('country');
-const SUBDIVISION = encoder.encode('subdivision');
-const TIMEZONE = encoder.encode('timezone');
-const ERROR = encoder.encode('error');
+/** Every member a row can be written (the answers, the extensions', error), each as UTF-8. */
+const ANSWER_NAMES = ['error', 'country', 'subdivision', 'timezone', 'distance_m', 'nearest', 'nearest_m', 'within'];
+const ANSWER_BYTES = ANSWER_NAMES.map((n) => encoder.encode(n));
+
+/** The members `settings` writes, which replace the row's own of those names: error always. */
+export function writtenMembers(settings: RowSettings): string[] {
+  return [
+    'error',
+    ...(settings.country ? ['country'] : []),
+    ...(settings.subdivision ? ['subdivision'] : []),
+    ...(settings.timezone ? ['timezone'] : []),
+    ...borderColumnNames(settings.borders),
+  ];
+}
+
+const written = new WeakMap<RowSettings, Uint8Array[]>();
 
 /** Whether the key b[keyStart, keyStop) (quotes included) names a member the answers replace. */
 function replaced(b: Uint8Array, keyStart: number, keyStop: number, settings: RowSettings): boolean {
   const from = keyStart + 1;
   const to = keyStop - 1;
-  if (b.subarray(from, to).includes(BACKSLASH)) {
-    const key = JSON.parse(decoder.decode(b.subarray(keyStart, keyStop)));
-    return (
-      key === 'error' ||
-      (settings.country && key === 'country') ||
-      (settings.subdivision && key === 'subdivision') ||
-      (settings.timezone && key === 'timezone')
-    );
-  }
-  return (
-    sameBytes(b, from, to, ERROR) ||
-    (settings.country && sameBytes(b, from, to, COUNTRY)) ||
-    (settings.subdivision && sameBytes(b, from, to, SUBDIVISION)) ||
-    (settings.timezone && sameBytes(b, from, to, TIMEZONE))
-  );
+  if (b.subarray(from, to).includes(BACKSLASH))
+    return writtenMembers(settings).includes(JSON.parse(decoder.decode(b.subarray(keyStart, keyStop))));
+  let names = written.get(settings);
+  if (names === undefined) written.set(settings, (names = writtenMembers(settings).map((n) => encoder.encode(n))));
+  return names.some((name) => sameBytes(b, from, to, name));
 }
 
 /** Index after the value at b[i] of a line known to be valid JSON (any depth, no recursion). */
@@ -583,16 +617,12 @@ function oneOf(b: Uint8Array, from: number, to: number, set: NameSet): boolean {
 }
 
 /** The lengths of the names answerName matches, a bit each. */
-const ANSWER_LENGTHS = (1 << 5) | (1 << 7) | (1 << 8) | (1 << 11);
+const ANSWER_LENGTHS = ANSWER_NAMES.reduce((bits, n) => bits | (1 << n.length), 0);
 
 /** Whether b[from, to) names a member the answers may replace (which of them do is answerCuts' call). */
 function answerName(b: Uint8Array, from: number, to: number): boolean {
-  return (
-    sameBytes(b, from, to, ERROR) ||
-    sameBytes(b, from, to, COUNTRY) ||
-    sameBytes(b, from, to, SUBDIVISION) ||
-    sameBytes(b, from, to, TIMEZONE)
-  );
+  for (const name of ANSWER_BYTES) if (sameBytes(b, from, to, name)) return true;
+  return false;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface PoolSetup {
   framing: Framing;
   /** settings.timezone: @geolookup/timezones' entry, for each worker to load. */
   timeZones?: string;
+  /** settings.borders: @geolookup/borders' entry, for each worker to load. */
+  borders?: string;
   /** Called when a worker fails or exits. */
   fail: (e: Error) => void;
 }
@@ -60,6 +62,7 @@ export function startPool(pool: Worker[], setup: PoolSetup): void {
       settings: setup.settings,
       warm: new Uint8Array(warm),
       ...(setup.timeZones !== undefined ? { timeZones: setup.timeZones } : {}),
+      ...(setup.borders !== undefined ? { borders: setup.borders } : {}),
     } satisfies RowSetup);
     pool.push(worker);
   }

@@ -5,6 +5,7 @@
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
 import { parsePair } from '../lookup/validate.js';
+import { type BorderColumns, borderColumnNames } from './borders.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 export type BatchField = 'country' | 'subdivision';
@@ -29,6 +30,8 @@ export interface RowSettings {
   subdivision: boolean;
   /** The IANA time zone column / member after the others (--timezone; @geolookup/timezones answers it). */
   timezone: boolean;
+  /** The border columns after the timezone's (--distance, --nearest, --within; @geolookup/borders answers them). */
+  borders: BorderColumns | null;
   /** CSV: line terminator written after a last row that has none ("\n" or "\r\n"). */
   eol: string;
 }
@@ -70,6 +73,7 @@ export function oversizeRow(settings: RowSettings): string {
       ...(settings.country ? ['"country":null'] : []),
       ...(settings.subdivision ? ['"subdivision":null'] : []),
       ...(settings.timezone ? ['"timezone":null'] : []),
+      ...borderColumnNames(settings.borders).map((n) => `"${n}":null`),
       `"error":${JSON.stringify(OVERSIZE)}`,
     ];
     return `{${members.join(',')}}`;
@@ -83,7 +87,12 @@ export function oversizeRow(settings: RowSettings): string {
 
 /** How many answer columns a row gets before its error cell. */
 export function answerColumns(settings: RowSettings): number {
-  return (settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + (settings.timezone ? 1 : 0);
+  return (
+    (settings.country ? 1 : 0) +
+    (settings.subdivision ? 1 : 0) +
+    (settings.timezone ? 1 : 0) +
+    borderColumnNames(settings.borders).length
+  );
 }
 
 export const encoder = new TextEncoder();

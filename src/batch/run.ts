@@ -19,6 +19,7 @@ import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
 import { resolveTimeZones } from './timezones.js';
+import { type BorderColumns, loadBorders, resolveBorders } from './borders.js';
 import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow } from './rows.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';
 
@@ -51,6 +52,12 @@ export interface BatchOptions {
    * optional package @geolookup/timezones; without it the run fails before reading any input.
    */
   timezone?: boolean;
+  /**
+   * Append border columns after it (distance_m; nearest, nearest_m; within), answered by the
+   * optional package @geolookup/borders over this run's dataset (not the lite one); without the
+   * package, or with a dataset its lines were not drawn from, the run fails before reading any input.
+   */
+  borders?: BorderColumns;
   /** CSV field separator, one character. Default: the header's (comma, tab, semicolon or bar), else ','. */
   delimiter?: string;
   /** Worker threads. Default: os.availableParallelism(). */
@@ -116,6 +123,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   // The package is found now, so a missing one fails before any input is read (stdin waited for).
   const timeZones = opts.timezone === true ? resolveTimeZones() : undefined;
   const dataPath = resolveDataPath(opts.data);
+  const borders = opts.borders ? bordersFor(opts.borders, dataPath) : undefined;
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
   const input = await openInput(opts, opened);
   const head = await readHead(input.readInto);
@@ -127,6 +135,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     delimiter: opts.delimiter,
     fields: opts.fields ?? ['country', 'subdivision'],
     timezone: timeZones !== undefined,
+    borders: opts.borders ?? null,
   };
   // CSV: the header is read whole first (it names the columns and the delimiter, which the
   // quoting rule needs to find where records end); the rows start right after it. NDJSON's
@@ -151,6 +160,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       framing,
       fail: events.fail,
       timeZones,
+      borders,
     });
   const bytes = new Uint8Array(shared);
   readDataset(bytes, dataPath, checkFor(dataPath, bytes)); // DataError on a damaged file, before any row goes out
@@ -192,6 +202,20 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     progress?.stop();
   }
   return summarize(stats, t0, firstJobAt, workers, opts.signal?.aborted === true);
+}
+
+/**
+ * @geolookup/borders' entry, once its lines are known to be drawn from the dataset at `dataPath`
+ * and the columns' settings valid: a ValidationError or DataError here, before any input is read.
+ */
+function bordersFor(b: BorderColumns, dataPath: string): string {
+  const flag = b.withinM !== null ? '--within' : b.nearest ? '--nearest' : '--distance';
+  const entry = resolveBorders(flag);
+  const lookup = loadBorders(entry, dataPath);
+  // The settings checked by the package's own rules, on a point: a bad --max-km or --within fails here.
+  if (b.distance || b.nearest) lookup.distanceToBorder(0, 0, { maxKm: b.maxKm, layer: 'country' });
+  if (b.withinM !== null) lookup.regionsWithin(0, 0, b.withinM);
+  return entry;
 }
 
 function summarize(

@@ -10,6 +10,7 @@ import { type Framing, framingFor } from './framing.js';
 import { ndjsonCells, processNdjson } from './ndjson.js';
 import { spareBuffers, type ChunkResult, type RowSettings } from './rows.js';
 import { loadTimeZones } from './timezones.js';
+import { loadBorders } from './borders.js';
 
 /**
  * The first message: the dataset bytes the main thread read into shared memory. The
@@ -30,6 +31,8 @@ export interface RowSetup {
   warm?: Uint8Array;
   /** settings.timezone: where @geolookup/timezones' CommonJS entry is (the main thread resolved it). */
   timeZones?: string;
+  /** settings.borders: where @geolookup/borders' CommonJS entry is (the main thread checked it on this dataset). */
+  borders?: string;
 }
 
 export interface Job {
@@ -55,6 +58,7 @@ export interface InitFailed {
 }
 
 let ds: Dataset | null = null;
+let dsBytes: Uint8Array | null = null;
 let run: ((b: Uint8Array) => ChunkResult) | null = null;
 let framing: Framing;
 
@@ -63,15 +67,16 @@ function failed(e: unknown): void {
   parentPort!.postMessage(report);
 }
 
-function setUp(settings: RowSettings, data: Dataset, timeZones: string | undefined): void {
+function setUp(settings: RowSettings, data: Dataset, setup: RowSetup): void {
   framing = framingFor(settings.format, settings.delimiter);
-  // The package's dataset is loaded here (its DataError fails the run before any row goes out).
-  const zones = settings.timezone && timeZones !== undefined ? loadTimeZones(timeZones) : null;
+  // The packages' datasets are loaded here (a DataError fails the run before any row goes out).
+  const zones = settings.timezone && setup.timeZones !== undefined ? loadTimeZones(setup.timeZones) : null;
+  const borders = settings.borders && setup.borders !== undefined ? loadBorders(setup.borders, dsBytes!) : null;
   if (settings.format === 'csv') {
-    const cells = csvCells(data, settings, zones);
+    const cells = csvCells(data, settings, zones, borders);
     run = (b) => processCsv(data, settings, cells, b);
   } else {
-    const cells = ndjsonCells(data, settings, zones);
+    const cells = ndjsonCells(data, settings, zones, borders);
     run = (b) => processNdjson(data, settings, cells, b);
   }
 }
@@ -128,11 +133,12 @@ parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
   }
   try {
     if ('dataset' in m) {
-      ds = readDataset(new Uint8Array(m.dataset), m.name, 'none');
+      dsBytes = new Uint8Array(m.dataset);
+      ds = readDataset(dsBytes, m.name, 'none');
       return;
     }
     if ('settings' in m) {
-      if (ds) setUp(m.settings, ds, m.timeZones);
+      if (ds) setUp(m.settings, ds, m);
       if (m.warm) warmUp(m.warm);
       return;
     }

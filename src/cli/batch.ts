@@ -50,6 +50,24 @@ const BATCH = defineCommand({
         'also append the IANA time zone (a timezone column / member after them);\n' +
         'needs @geolookup/timezones: npm install @geolookup/timezones',
     },
+    distance: {
+      type: 'boolean',
+      help: 'also append distance_m: metres to the nearest change of any answer asked for\n(empty past --max-km); needs @geolookup/borders, as --nearest and --within do',
+    },
+    nearest: {
+      type: 'boolean',
+      help: "also append nearest, nearest_m: the first field's region at the point, else the\nnearest within --max-km (empty when none)",
+    },
+    within: {
+      type: 'string',
+      value: 'M',
+      help: 'also append within: every region of the fields within M metres, nearest first,\nspace-separated (NDJSON: an array)',
+    },
+    'max-km': {
+      type: 'string',
+      value: 'KM',
+      help: 'how far --distance and --nearest search (default 50, at most 500)',
+    },
     delimiter: {
       type: 'string',
       value: 'C',
@@ -107,6 +125,14 @@ function batchOptions(values: BatchValues, positionals: string[]): BatchOptions 
     opts.fields = list as BatchField[];
   }
   if (values.timezone) opts.timezone = true;
+  if (values.distance || values.nearest || values.within !== undefined) {
+    opts.borders = {
+      distance: values.distance === true,
+      nearest: values.nearest === true,
+      withinM: values.within === undefined ? null : decimal(values.within, '--within'),
+      maxKm: values['max-km'] === undefined ? 50 : decimal(values['max-km'], '--max-km'),
+    };
+  } else if (values['max-km'] !== undefined) throw new UsageError('--max-km goes with --distance or --nearest');
   if (values.delimiter !== undefined) opts.delimiter = values.delimiter;
   const workers = wholeNumber(values.workers, '--workers', 1, 256);
   if (workers !== undefined) opts.workers = workers;
@@ -115,6 +141,12 @@ function batchOptions(values: BatchValues, positionals: string[]): BatchOptions 
   if (positionals.length > 1) throw new UsageError(`takes one input file, got ${positionals.length}`);
   opts.input = positionals[0];
   return opts;
+}
+
+/** A flag's decimal value (its range is the package's to check); a UsageError for anything else. */
+function decimal(value: string, flag: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`${flag} takes a number, got "${value}"`);
+  return Number(value);
 }
 
 /** Percent and ETA by bytes when the input size is known (a file); rows and rows/s always. */

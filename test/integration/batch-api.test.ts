@@ -188,6 +188,7 @@ function rowSettings(changes: Partial<RowSettings>): RowSettings {
     country: true,
     subdivision: false,
     timezone: false,
+    borders: null,
     eol: '\n',
     latPath: null,
     lonPath: null,

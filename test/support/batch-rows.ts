@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { tryCountryFromGps, trySubdivisionFromGps, ValidationError } from '../../src/index.js';
 import { timeZoneFromGps } from '../../packages/timezones/src/index.js';
+import * as borders from '../../packages/borders/src/index.js';
+import type { BorderColumns } from '../../src/batch/borders.js';
 import { cityPoints, prng, spherePoints } from './sample-points.js';
 
 /**
@@ -76,6 +78,50 @@ export function expectedZone(lat: number | string | undefined, lon: number | str
     if (!(e instanceof ValidationError)) throw e;
     return null;
   }
+}
+
+/**
+ * What @geolookup/borders says for one row's border columns (docs/BATCH.md), as CSV cells: the
+ * least distance over the fields' layers, the first field's nearest region, the fields' regions
+ * within the radius; metres to the centimetre; empty for bad input or none within reach.
+ */
+export function expectedBorders(
+  lat: number | string | undefined,
+  lon: number | string | undefined,
+  fields: ('country' | 'subdivision')[],
+  b: BorderColumns,
+): string[] {
+  const cm = (m: number) => String(Math.round(m * 100) / 100);
+  const none = [...(b.distance ? [''] : []), ...(b.nearest ? ['', ''] : []), ...(b.withinM !== null ? [''] : [])];
+  if (expected(lat, lon).error !== null) return none;
+  const [la, lo] = [lat as string, lon as string];
+  const cells: string[] = [];
+  if (b.distance) {
+    const d = fields
+      .map((layer) => borders.distanceToBorder(la, lo, { maxKm: b.maxKm, layer }))
+      .filter((m) => m !== null);
+    cells.push(d.length ? cm(Math.min(...d)) : '');
+  }
+  if (b.nearest) {
+    try {
+      const n = (fields[0] === 'country' ? borders.nearestCountry : borders.nearestSubdivision)(la, lo, {
+        maxKm: b.maxKm,
+      });
+      cells.push(n.code, cm(n.distanceM));
+    } catch (e) {
+      if ((e as Error).name !== 'NotFoundError') throw e;
+      cells.push('', '');
+    }
+  }
+  if (b.withinM !== null) {
+    const r = borders.regionsWithin(la, lo, b.withinM);
+    cells.push(
+      [...(fields.includes('country') ? r.countries : []), ...(fields.includes('subdivision') ? r.subdivisions : [])]
+        .map((x) => x.code)
+        .join(' '),
+    );
+  }
+  return cells;
 }
 
 export interface Row {
@@ -161,12 +207,20 @@ export function checkCsv(
   rows: Row[],
   fields: ('country' | 'subdivision')[] = ['country', 'subdivision'],
   header = 'id,name,latitude,longitude',
-  opts: { timezone?: boolean; delimiter?: string } = {},
+  opts: { timezone?: boolean; delimiter?: string; borders?: BorderColumns } = {},
 ) {
   const delimiter = opts.delimiter ?? ',';
   const parsed = readCsv(out.replace(/^\uFEFF/, ''), delimiter);
   const width = header.split(',').length;
-  const answers = [...fields, ...(opts.timezone ? ['timezone'] : [])];
+  const b = opts.borders;
+  const borderNames = b
+    ? [
+        ...(b.distance ? ['distance_m'] : []),
+        ...(b.nearest ? ['nearest', 'nearest_m'] : []),
+        ...(b.withinM !== null ? ['within'] : []),
+      ]
+    : [];
+  const answers = [...fields, ...(opts.timezone ? ['timezone'] : []), ...borderNames];
   expect(parsed[0]).toEqual([...header.split(','), ...answers, 'error']);
   expect(parsed.length - 1).toBe(rows.length);
   const counts = { found: 0, notFound: 0, errors: 0 };
@@ -180,7 +234,8 @@ export function checkCsv(
     expect(got.slice(width + answers.length + 1), `row ${i}`).toEqual(input.slice(width));
     const cells = got.slice(width, width + answers.length + 1);
     const zone = opts.timezone ? [expectedZone(rows[i].lat, rows[i].lon) ?? ''] : [];
-    const wanted = [...fields.map((f) => want[f] ?? ''), ...zone, want.error ?? ''];
+    const border = b ? expectedBorders(rows[i].lat, rows[i].lon, fields, b) : [];
+    const wanted = [...fields.map((f) => want[f] ?? ''), ...zone, ...border, want.error ?? ''];
     if (JSON.stringify(cells) !== JSON.stringify(wanted))
       expect({ row: i, raw: rows[i].raw, cells }).toEqual({ row: i, raw: rows[i].raw, cells: wanted });
     if (want.error) counts.errors++;
