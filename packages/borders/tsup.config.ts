@@ -1,7 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
+const common: Options = {
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'neutral',
@@ -9,8 +8,31 @@ export default defineConfig({
   clean: false,
   sourcemap: false,
   splitting: false,
-  external: [/^node:/, 'geolookup', 'geographiclib-geodesic'],
   // flatbush ships ES modules only: bundled, as in the core, so the CommonJS build needs no interop.
   noExternal: ['flatbush'],
-  dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
-});
+};
+
+export default defineConfig([
+  {
+    ...common,
+    entry: { index: 'src/index.ts' },
+    external: [/^node:/, 'geolookup', 'geographiclib-geodesic'],
+    dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
+  },
+  {
+    ...common,
+    entry: { browser: 'src/browser.ts' },
+    external: ['geolookup/browser', 'geographiclib-geodesic'],
+    noExternal: ['flatbush', /^geolookup$/],
+    // The shared modules import the core as 'geolookup'; in a browser that is its browser entry.
+    esbuildPlugins: [
+      {
+        name: 'geolookup-browser',
+        setup(build) {
+          build.onResolve({ filter: /^geolookup$/ }, () => ({ path: 'geolookup/browser', external: true }));
+        },
+      },
+    ],
+    dts: { entry: { browser: 'src/browser.ts' }, compilerOptions: { paths: {} } },
+  },
+]);

@@ -3,7 +3,15 @@
 // a radius, and every region within a radius. Containment comes from the lookup itself, so a
 // distance of 0 means exactly what countryFromGps / subdivisionFromGps answer.
 
-import { coordinateError, DataError, type GeoLookup, NotFoundError, quickCoordinate } from 'geolookup';
+import {
+  coordinateError,
+  DataError,
+  type GeoLookup,
+  INVALID_COORDINATE,
+  NotFoundError,
+  quickCoordinate,
+  ValidationError,
+} from 'geolookup';
 import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_ROWS, FAR_UNIT_M, type Layer } from './layout.js';
 import type { BordersFile, BordersMeta } from './read.js';
 import { borderSearch, type Nearest } from './search.js';
@@ -50,6 +58,39 @@ export interface BorderLookup {
   ): NearestRegion;
   /** Every country and subdivision whose area lies within `radiusM` metres of the point. */
   regionsWithin(latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin;
+  /**
+   * distanceToBorder of every point, into `out` (at least as long) or a new Float64Array:
+   * Infinity where no change of answer is within maxKm, NaN for NaN, ±Infinity or out-of-range input.
+   */
+  distancesToBorder(
+    latitudes: Float64Array,
+    longitudes: Float64Array,
+    options?: DistanceOptions,
+    out?: Float64Array,
+  ): Float64Array;
+  /**
+   * nearestCountry of every point as an index into countryCodes() (NOT_FOUND -1 where none is
+   * within maxKm, INVALID_COORDINATE -2 for bad input), into `out` or a new Int32Array; its
+   * distance into `distances` when given (NaN where no index).
+   */
+  nearestCountryIndexes(
+    latitudes: Float64Array,
+    longitudes: Float64Array,
+    options?: { maxKm?: number },
+    out?: Int32Array,
+    distances?: Float64Array,
+  ): Int32Array;
+  /** As nearestCountryIndexes, into subdivisionCodes(). */
+  nearestSubdivisionIndexes(
+    latitudes: Float64Array,
+    longitudes: Float64Array,
+    options?: { maxKm?: number },
+    out?: Int32Array,
+    distances?: Float64Array,
+  ): Int32Array;
+  /** The code tables the index forms point into (the lookup's own). */
+  countryCodes(): readonly string[];
+  subdivisionCodes(): readonly string[];
   readonly meta: BordersMeta;
 }
 
@@ -184,13 +225,18 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
     return distanceAt(options);
   };
-  const distanceAt = (options: DistanceOptions | undefined): number | null => {
+  /** The options' layer, their radius into at[2]; their ValidationError, the point (at) named too. */
+  const layerOf = (options: DistanceOptions | undefined): Layer => {
     const km = options?.maxKm ?? DEFAULT_MAX_KM;
     if (!(typeof km === 'number' && km >= 0 && km <= MAX_RADIUS_KM)) args(at[0], at[1], km, 'maxKm', 1);
     at[2] = km * 1000;
     const layer = options?.layer ?? 'country';
     if (layer !== 'country' && layer !== 'subdivision')
       throw coordinateError(at[0], at[1], { layer: ["the layer must be 'country' or 'subdivision'"] });
+    return layer;
+  };
+  const distanceAt = (options: DistanceOptions | undefined): number | null => {
+    const layer = layerOf(options);
     if (beyond(layer)) return null;
     const n = search.nearest(at[0], at[1], at[2], layer, found);
     return n.metres < 0 ? null : n.metres;
@@ -232,8 +278,102 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     };
   };
 
+  /** The points' count; a ValidationError naming each bad array. */
+  const points = (
+    lats: unknown,
+    lons: unknown,
+    outs: [string, unknown, typeof Float64Array | typeof Int32Array][],
+  ): number => {
+    const errors: Record<string, string[]> = {};
+    if (!(lats instanceof Float64Array)) errors.latitudes = ['latitudes must be a Float64Array'];
+    if (!(lons instanceof Float64Array)) errors.longitudes = ['longitudes must be a Float64Array'];
+    const n = lats instanceof Float64Array ? lats.length : 0;
+    if (lats instanceof Float64Array && lons instanceof Float64Array && lons.length !== n)
+      errors.longitudes = [`longitudes must be as long as latitudes (${n}), got ${lons.length}`];
+    for (const [name, array, type] of outs)
+      if (array !== undefined && !(array instanceof type && (array as Float64Array).length >= n))
+        errors[name] = [`${name} must be a ${type.name} of at least ${n} elements`];
+    if (Object.keys(errors).length) throw new ValidationError(Object.values(errors).flat().join('; '), errors);
+    return n;
+  };
+  const valid = (lat: number, lon: number) => lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
+
+  const distancesToBorder = (
+    latitudes: Float64Array,
+    longitudes: Float64Array,
+    options?: DistanceOptions,
+    out?: Float64Array,
+  ): Float64Array => {
+    const n = points(latitudes, longitudes, [['out', out, Float64Array]]);
+    at[0] = at[1] = 0;
+    layerOf(options); // the options' errors, once
+    const into = out ?? new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const lat = latitudes[i];
+      const lon = longitudes[i];
+      if (!valid(lat, lon)) into[i] = Number.NaN;
+      else {
+        at[0] = lat;
+        at[1] = lon;
+        const m = distanceAt(options);
+        into[i] = m === null ? Number.POSITIVE_INFINITY : m;
+      }
+    }
+    return into;
+  };
+
+  const one = { lat: new Float64Array(1), lon: new Float64Array(1), index: new Int32Array(1) };
+  const nearestIndexesOf =
+    (layer: Layer) =>
+    (
+      latitudes: Float64Array,
+      longitudes: Float64Array,
+      options?: { maxKm?: number },
+      out?: Int32Array,
+      distances?: Float64Array,
+    ): Int32Array => {
+      const n = points(latitudes, longitudes, [
+        ['out', out, Int32Array],
+        ['distances', distances, Float64Array],
+      ]);
+      args(0, 0, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+      const radius = at[2];
+      const into = out ?? new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const lat = latitudes[i];
+        const lon = longitudes[i];
+        let index = INVALID_COORDINATE;
+        let metres = Number.NaN;
+        if (valid(lat, lon)) {
+          one.lat[0] = lat;
+          one.lon[0] = lon;
+          if (layer === 'country') geo.countryIndexes(one.lat, one.lon, one.index);
+          else geo.subdivisionIndexes(one.lat, one.lon, one.index);
+          index = one.index[0];
+          if (index >= 0) metres = 0;
+          else {
+            at[0] = lat;
+            at[1] = lon;
+            at[2] = radius;
+            if (!beyond(layer) && search.nearest(lat, lon, radius, layer, found).metres >= 0) {
+              index = found.code;
+              metres = found.metres;
+            }
+          }
+        }
+        into[i] = index;
+        if (distances) distances[i] = metres;
+      }
+      return into;
+    };
+
   return {
     distanceToBorder,
+    distancesToBorder,
+    nearestCountryIndexes: nearestIndexesOf('country'),
+    nearestSubdivisionIndexes: nearestIndexesOf('subdivision'),
+    countryCodes: () => countryCodes,
+    subdivisionCodes: () => subdivisionCodes,
     nearestCountry: nearestOf('country'),
     nearestSubdivision: nearestOf('subdivision'),
     regionsWithin,

@@ -15,6 +15,7 @@ import {
 import { type BordersMeta, readBorders } from './read.js';
 
 export { DEFAULT_MAX_KM, MAX_RADIUS_KM } from './borders.js';
+export { INVALID_COORDINATE, NOT_FOUND } from 'geolookup';
 export type { BorderLookup, DistanceOptions, NearestRegion, RegionsWithin } from './borders.js';
 export type { BordersMeta } from './read.js';
 
@@ -92,6 +93,33 @@ export function nearestSubdivision(
 export function regionsWithin(latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin {
   return (embedded ?? preloadBorders()).regionsWithin(latitude, longitude, radiusM);
 }
+export function distancesToBorder(
+  latitudes: Float64Array,
+  longitudes: Float64Array,
+  options?: DistanceOptions,
+  out?: Float64Array,
+): Float64Array {
+  return (embedded ?? preloadBorders()).distancesToBorder(latitudes, longitudes, options, out);
+}
+export function nearestCountryIndexes(
+  latitudes: Float64Array,
+  longitudes: Float64Array,
+  options?: { maxKm?: number },
+  out?: Int32Array,
+  distances?: Float64Array,
+): Int32Array {
+  return (embedded ?? preloadBorders()).nearestCountryIndexes(latitudes, longitudes, options, out, distances);
+}
+export function nearestSubdivisionIndexes(
+  latitudes: Float64Array,
+  longitudes: Float64Array,
+  options?: { maxKm?: number },
+  out?: Int32Array,
+  distances?: Float64Array,
+): Int32Array {
+  return (embedded ?? preloadBorders()).nearestSubdivisionIndexes(latitudes, longitudes, options, out, distances);
+}
+
 /** The borders file's metadata: the dataset its lines were drawn from (name, seal), its parameters and sources. */
 export function bordersDatasetInfo(): BordersMeta {
   return (embedded ?? preloadBorders()).meta;
