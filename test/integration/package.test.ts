@@ -81,7 +81,7 @@ describe('what the package ships', () => {
   });
 
   it("every relative link in each package's shipped Markdown resolves to a file the package ships", () => {
-    for (const dir of ['.', 'packages/server', 'packages/client']) {
+    for (const dir of ['.', 'packages/server', 'packages/client', 'packages/timezones', 'packages/borders']) {
       const [pack] = JSON.parse(
         execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
           cwd: join(root, dir),
@@ -121,6 +121,25 @@ describe('client package', () => {
     console.log(`client bundle: ${js.length} bytes, ${gzip} gzip`);
     expect(gzip).toBeLessThanOrEqual(15_000);
     expect(js).not.toMatch(/node:|geolookup\.geolookup/);
+  });
+});
+
+describe('borders package', () => {
+  it('its browser entry bundles with no Node built-in, the core taken from geolookup/browser', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({
+      entryPoints: [join(root, 'packages', 'borders', 'dist', 'browser.js')],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+    });
+    // The core's browser entry (its sources here, by tsconfig.json's paths; its dist when installed).
+    const inputs = Object.keys(out.metafile.inputs);
+    expect(inputs.filter((f) => /^(src|dist)\/browser\.[jt]s$/.test(f))).toHaveLength(1);
+    expect(inputs.filter((f) => /^(src|dist)\/index\.[jt]s$|^src\/node\//.test(f))).toEqual([]);
+    expect(out.outputFiles[0].text).not.toMatch(/node:/);
   });
 });
 
