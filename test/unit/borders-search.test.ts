@@ -187,18 +187,24 @@ describe('borders search against brute force on generated lines', () => {
       let lon = clon + (rnd() - 0.5) * 0.5;
       if (lon > 180) lon -= 360;
       if (lon < -180) lon += 360;
-      const layer = k % 2 === 0 ? 'country' : 'subdivision';
       const radius = [50, 1_000, 20_000][k % 3];
-      const want = brute(lat, lon, layer, radius + tolerance(radius), false);
-      const got = new Map<number, number>();
-      search.within(lat, lon, radius, layer, (code, m) => got.set(code, m));
-      for (const [code, d] of want) {
-        if (Math.abs(d - radius) <= tolerance(radius)) continue;
-        if (d < radius) {
-          expect(got.has(code), `${lat},${lon} ${layer} code ${code} at ${d}`).toBe(true);
-          expect(Math.abs(got.get(code)! - d)).toBeLessThanOrEqual(tolerance(d));
-          listed++;
-        } else expect(got.has(code), `${lat},${lon} ${layer} code ${code} at ${d}`).toBe(false);
+      // One traversal reports both layers.
+      const got = { country: new Map<number, number>(), subdivision: new Map<number, number>() };
+      search.within(lat, lon, radius, (layer, code, m) => {
+        expect(got[layer].has(code), `${layer} code ${code} reported twice`).toBe(false);
+        got[layer].set(code, m);
+      });
+      for (const layer of ['country', 'subdivision'] as const) {
+        const want = brute(lat, lon, layer, radius + tolerance(radius), false);
+        for (const [code, d] of want) {
+          if (Math.abs(d - radius) <= tolerance(radius)) continue;
+          if (d < radius) {
+            expect(got[layer].has(code), `${lat},${lon} ${layer} code ${code} at ${d}`).toBe(true);
+            expect(Math.abs(got[layer].get(code)! - d)).toBeLessThanOrEqual(tolerance(d));
+            listed++;
+          } else expect(got[layer].has(code), `${lat},${lon} ${layer} code ${code} at ${d}`).toBe(false);
+        }
+        for (const code of got[layer].keys()) expect(want.has(code), `${layer} code ${code} not in reach`).toBe(true);
       }
     }
     expect(listed).toBeGreaterThan(30);

@@ -259,7 +259,9 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     (layer: Layer) =>
     (latitude: number | string, longitude: number | string, options?: { maxKm?: number }): NearestRegion => {
       args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
-      const [lat, lon, radius] = at;
+      const lat = at[0];
+      const lon = at[1];
+      const radius = at[2];
       const here = layer === 'country' ? geo.tryCountryFromGps(lat, lon) : geo.trySubdivisionFromGps(lat, lon);
       if (here !== null) return { code: here, distanceM: 0 };
       const codes = layer === 'country' ? countryCodes : subdivisionCodes;
@@ -272,22 +274,25 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
 
   const regionsWithin = (latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin => {
     args(latitude, longitude, radiusM, 'radiusM', 1000);
-    const [lat, lon, radius] = at;
-    const collect = (layer: Layer, here: string | null, codes: readonly string[]): NearestRegion[] => {
-      const best = new Map<string, number>();
-      if (here !== null) best.set(here, 0);
-      if (!beyond(layer))
-        search.within(lat, lon, radius, layer, (code, m) => {
-          const c = codes[code];
-          if (!(best.get(c)! <= m)) best.set(c, m);
-        });
-      return [...best]
-        .map(([code, distanceM]) => ({ code, distanceM }))
-        .sort((a, b) => a.distanceM - b.distanceM || (a.code < b.code ? -1 : 1));
-    };
+    const lat = at[0];
+    const lon = at[1];
+    const radius = at[2];
+    // within() reports each code once, so the lists need no map: only the code holding the point,
+    // at 0 m, is left out of what it reports. Both layers come from one traversal.
+    const hereCountry = geo.tryCountryFromGps(lat, lon);
+    const hereSubdivision = geo.trySubdivisionFromGps(lat, lon);
+    const countries: NearestRegion[] = hereCountry === null ? [] : [{ code: hereCountry, distanceM: 0 }];
+    const subdivisions: NearestRegion[] = hereSubdivision === null ? [] : [{ code: hereSubdivision, distanceM: 0 }];
+    if (!beyond('country') || !beyond('subdivision'))
+      search.within(lat, lon, radius, (layer, index, m) => {
+        const code = layer === 'country' ? countryCodes[index] : subdivisionCodes[index];
+        if (layer === 'country' ? code !== hereCountry : code !== hereSubdivision)
+          (layer === 'country' ? countries : subdivisions).push({ code, distanceM: m });
+      });
+    const order = (a: NearestRegion, b: NearestRegion) => a.distanceM - b.distanceM || (a.code < b.code ? -1 : 1);
     return {
-      countries: collect('country', geo.tryCountryFromGps(lat, lon), countryCodes),
-      subdivisions: collect('subdivision', geo.trySubdivisionFromGps(lat, lon), subdivisionCodes),
+      countries: countries.length < 2 ? countries : countries.sort(order),
+      subdivisions: subdivisions.length < 2 ? subdivisions : subdivisions.sort(order),
     };
   };
 

@@ -59,8 +59,11 @@ export interface BorderSearch {
    * the nearest code there. Writes into `out` and returns it.
    */
   nearest(lat: number, lon: number, radius: number, layer: Layer, out: Nearest): Nearest;
-  /** Calls `found(code, metres)` once for every code of the layer with an edge within `radius` metres. */
-  within(lat: number, lon: number, radius: number, layer: Layer, found: (code: number, metres: number) => void): void;
+  /**
+   * Calls `found(layer, code, metres)` once for every code of either layer with an edge within
+   * `radius` metres: one traversal for both layers.
+   */
+  within(lat: number, lon: number, radius: number, found: (layer: Layer, code: number, metres: number) => void): void;
 }
 
 /** Candidate edges kept for the exact pass: chunk, then the nearest point's lon/lat, and the frame distance. */
@@ -144,8 +147,14 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     candDist[candCount++] = d;
   };
 
-  // Within mode: the best candidate per code (frame distance and point), reset per query.
-  const codeCount = Math.max(countries, subdivisions);
+  // Within mode: the best candidate per code of both layers (frame distance and point), reset per
+  // query; slot c is country c, slot countries + s subdivision s. The chunk's slots on either side
+  // (-1: none, or the layer does not change across it) are set by scanChunk.
+  const codeCount = countries + subdivisions;
+  let slotLeftC = -1;
+  let slotRightC = -1;
+  let slotLeftS = -1;
+  let slotRightS = -1;
   const codeDist = new Float64Array(codeCount).fill(Infinity);
   const codeLon = new Float64Array(codeCount);
   const codeLat = new Float64Array(codeCount);
@@ -157,8 +166,18 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
   const scanChunk = (c: number): void => {
     const left = layerCode[sides[2 * c]];
     const right = layerCode[sides[2 * c + 1]];
-    // A line between two regions of one country is no border of the country layer.
-    if (left === right) return;
+    if (withinMode) {
+      // A line between two regions of one country is no border of the country layer.
+      const lc = regionCountry[sides[2 * c]];
+      const rc = regionCountry[sides[2 * c + 1]];
+      const ls = regionSubdivision[sides[2 * c]];
+      const rs = regionSubdivision[sides[2 * c + 1]];
+      if (lc === rc && ls === rs) return;
+      slotLeftC = lc !== rc ? lc : -1;
+      slotRightC = lc !== rc ? rc : -1;
+      slotLeftS = ls !== rs && ls >= 0 ? countries + ls : -1;
+      slotRightS = ls !== rs && rs >= 0 ? countries + rs : -1;
+    } else if (left === right) return;
     let ux = origins[2 * c];
     let uy = origins[2 * c + 1];
     let alon = ux / UNITS_PER_DEGREE;
@@ -207,8 +226,10 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
   const consider = (c: number, left: number, right: number, lon: number, lat: number, d: number): void => {
     if (withinMode) {
       if (d > limit) return;
-      if (left >= 0) nearCode(left, lon, lat, d);
-      if (right >= 0) nearCode(right, lon, lat, d);
+      if (slotLeftC >= 0) nearCode(slotLeftC, lon, lat, d);
+      if (slotRightC >= 0) nearCode(slotRightC, lon, lat, d);
+      if (slotLeftS >= 0) nearCode(slotLeftS, lon, lat, d);
+      if (slotRightS >= 0) nearCode(slotRightS, lon, lat, d);
       return;
     }
     if (d <= Math.min(limit, best * (1 + slack) + 1)) keep(c, lon, lat, d);
@@ -371,15 +392,16 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     lat: number,
     lon: number,
     radius: number,
-    layer: Layer,
-    found: (code: number, metres: number) => void,
+    found: (layer: Layer, code: number, metres: number) => void,
   ): void => {
-    run(lat, lon, radius, layer, true);
+    run(lat, lon, radius, 'country', true);
     for (let i = 0; i < touchedCount; i++) {
-      const code = touched[i];
-      const m = exact(lat, lon, codeLat[code], codeLon[code], codeDist[code]);
-      codeDist[code] = Infinity;
-      if (m <= radius) found(code, m);
+      const slot = touched[i];
+      const m = exact(lat, lon, codeLat[slot], codeLon[slot], codeDist[slot]);
+      codeDist[slot] = Infinity;
+      if (m > radius) continue;
+      if (slot < countries) found('country', slot, m);
+      else found('subdivision', slot - countries, m);
     }
   };
 
