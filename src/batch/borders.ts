@@ -45,25 +45,6 @@ export function borderColumnNames(b: BorderColumns | null): string[] {
   ];
 }
 
-/**
- * Where @geolookup/borders' CommonJS entry is; an Error with code MODULE_NOT_FOUND naming the
- * package when it is not installed (exit 1 in the CLI, as --timezone without its package).
- */
-export function resolveBorders(flag: string): string {
-  try {
-    return createRequire(import.meta.url).resolve(BORDERS_PACKAGE);
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String(e).includes(`'${BORDERS_PACKAGE}'`)) throw e;
-    throw Object.assign(
-      new Error(
-        `${flag} needs ${BORDERS_PACKAGE}, which is not installed; install it beside geolookup: npm install ${BORDERS_PACKAGE}`,
-        { cause: e },
-      ),
-      { code: 'MODULE_NOT_FOUND' },
-    );
-  }
-}
-
 /** The package at `path` over `geo`: its DataError (lines from another dataset, the lite one) is thrown here. */
 export function loadBorders(path: string, geo: GeoLookup | Uint8Array | string): BorderLookup {
   const pkg = createRequire(path)(path) as BordersPackage;

@@ -18,8 +18,8 @@ import { delimiterByte, formatFromName, sniffFormat } from './format.js';
 import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
-import { resolveTimeZones } from './timezones.js';
-import { type BorderColumns, loadBorders, resolveBorders } from './borders.js';
+import { resolveExtension, TIMEZONES_PACKAGE } from './timezones.js';
+import { BORDERS_PACKAGE, type BorderColumns, loadBorders } from './borders.js';
 import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow } from './rows.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';
 
@@ -121,7 +121,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const workers = workerCount(opts.workers);
   const delimiter = delimiterByte(opts.delimiter);
   // The package is found now, so a missing one fails before any input is read (stdin waited for).
-  const timeZones = opts.timezone === true ? resolveTimeZones() : undefined;
+  const timeZones = opts.timezone === true ? resolveExtension(TIMEZONES_PACKAGE, '--timezone') : undefined;
   const dataPath = resolveDataPath(opts.data);
   const borders = opts.borders ? bordersFor(opts.borders, dataPath) : undefined;
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
@@ -210,7 +210,7 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
  */
 function bordersFor(b: BorderColumns, dataPath: string): string {
   const flag = b.withinM !== null ? '--within' : b.nearest ? '--nearest' : '--distance';
-  const entry = resolveBorders(flag);
+  const entry = resolveExtension(BORDERS_PACKAGE, flag);
   const lookup = loadBorders(entry, dataPath);
   // The settings checked by the package's own rules, on a point: a bad --max-km or --within fails here.
   if (b.distance || b.nearest) lookup.distanceToBorder(0, 0, { maxKm: b.maxKm, layer: 'country' });

@@ -22,27 +22,26 @@ interface TimeZonesPackage extends TimeZoneSource {
 }
 
 /**
- * Where @geolookup/timezones' CommonJS entry is, resolved from this module as the workers will
- * load it. When the package is not installed: an Error with code MODULE_NOT_FOUND (exit 1 in the
- * CLI, no stack, as `geolookup timezone` without it) naming the package to install.
+ * Where `pkg`'s CommonJS entry is, resolved from this module as the workers will load it. When the
+ * package is not installed: an Error with code MODULE_NOT_FOUND (exit 1 in the CLI, no stack, as
+ * `geolookup timezone` without it) naming the flag that needs it and the package to install.
  */
-export function resolveTimeZones(): string {
+export function resolveExtension(pkg: string, flag: string): string {
   try {
-    return createRequire(import.meta.url).resolve(TIMEZONES_PACKAGE);
+    return createRequire(import.meta.url).resolve(pkg);
   } catch (e) {
     // Only the package itself missing; anything else (an entry not built) is its own error, as it is.
-    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String(e).includes(`'${TIMEZONES_PACKAGE}'`)) throw e;
+    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String(e).includes(`'${pkg}'`)) throw e;
     throw Object.assign(
-      new Error(
-        `--timezone needs ${TIMEZONES_PACKAGE}, which is not installed; install it beside geolookup: npm install ${TIMEZONES_PACKAGE}`,
-        { cause: e },
-      ),
+      new Error(`${flag} needs ${pkg}, which is not installed; install it beside geolookup: npm install ${pkg}`, {
+        cause: e,
+      }),
       { code: 'MODULE_NOT_FOUND' },
     );
   }
 }
 
-/** The package at `path` (resolveTimeZones), its dataset loaded: run in each worker. */
+/** The package at `path` (resolveExtension), its dataset loaded: run in each worker. */
 export function loadTimeZones(path: string): TimeZoneSource {
   const tz = createRequire(path)(path) as TimeZonesPackage;
   tz.preloadTimeZones();

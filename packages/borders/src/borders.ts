@@ -206,7 +206,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     // point from its nearest line, so most points 50-70 km out are proved here, not searched.
     for (let r = row > 0 ? row - 1 : 0; r <= row + 1 && r < FAR_ROWS; r++) {
       const ny = (lat + 90 - (r + 0.5) / FAR_CELLS_PER_DEGREE) * 111_695;
-      const east = rowEast[r] > rowEast[row] ? rowEast[r] : rowEast[row];
+      const east = Math.max(rowEast[r], rowEast[row]);
       for (let k = -1; k <= 1; k++) {
         const c = col + k < 0 ? col + k + FAR_COLS : col + k >= FAR_COLS ? col + k - FAR_COLS : col + k;
         const nx = (lon + 180 - (col + k + 0.5) / FAR_CELLS_PER_DEGREE) * east;

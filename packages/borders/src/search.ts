@@ -190,7 +190,7 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     // A chunk of one vertex (a ring smaller than a unit) is that point.
     if (p === end) {
       const d = Math.sqrt(ax * ax + ay * ay);
-      consider(c, left, right, alon, alat, d);
+      consider(c, alon, alat, d);
       return;
     }
     while (p < end) {
@@ -215,7 +215,7 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
       const px = ax + t * ex;
       const py = ay + t * ey;
       const d = Math.sqrt(px * px + py * py);
-      consider(c, left, right, alon + t * (blon - alon), alat + t * (blat - alat), d);
+      consider(c, alon + t * (blon - alon), alat + t * (blat - alat), d);
       ax = bx;
       ay = by;
       alon = blon;
@@ -223,7 +223,7 @@ export function borderSearch(arrays: BorderArrays, countries: number, subdivisio
     }
   };
 
-  const consider = (c: number, left: number, right: number, lon: number, lat: number, d: number): void => {
+  const consider = (c: number, lon: number, lat: number, d: number): void => {
     if (withinMode) {
       if (d > limit) return;
       if (slotLeftC >= 0) nearCode(slotLeftC, lon, lat, d);
