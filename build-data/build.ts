@@ -255,7 +255,7 @@ async function main(): Promise<void> {
     const { objects, skipped, disputesNotApplied } = src.osmExtract;
     console.log(
       `build-data: ${objects} OSM ways and relations with an ISO 3166 tag; ${skipped.length} skipped and ` +
-        `${disputesNotApplied.length} policy disputes not applied (REPORT.md lists them)`,
+        `${disputesNotApplied.length} policy dispute(s) not applied (REPORT.md lists them)`,
     );
   }
   if (config.simplify) {
