@@ -192,6 +192,12 @@ function osmExtractSection(src: Sources, config: BuildConfig): string[] {
     L.push('', '| object | code | reason |', '|---|---|---|');
     for (const k of x.skipped) L.push(`| ${k.id} | ${k.code} | ${k.reason} |`);
   }
+  for (const d of x.disputeLand)
+    L.push(
+      '',
+      `Policy dispute "${d.area}": the extract draws it in the other claimant's country outline alone; ` +
+        `${d.winner}'s subdivision outlines ${d.from.join(', ')} there are taken as ${d.winner}'s land (policy/dispute-land.ts).`,
+    );
   for (const d of x.disputesNotApplied) L.push('', `Not applied: ${d}.`);
   const partial = (x.partial ?? []).map((p) => `${src.countries[p.country].alpha2} ${(100 * p.share).toFixed(0)}%`);
   L.push(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
 import { type BuildConfig, naturalEarthAdmin1Path } from '../config.js';
 import { resolveAliases } from '../policy/aliases.js';
+import { type DisputeLand, disputeLandFromSubdivisions } from '../policy/dispute-land.js';
 import { applyDisputes } from '../policy/disputes.js';
 import { type DuplicateLog, dropDuplicateParts } from '../policy/duplicates.js';
 import type { FilledHoles } from '../policy/holes.js';
@@ -65,6 +66,8 @@ export interface OsmExtractLog {
   osmium: string;
   /** Policy disputes whose two claimants' outlines do not both hold the dispute's point in the extract. */
   disputesNotApplied: string[];
+  /** Disputed areas the winner's subdivision outlines gave it as land (policy/dispute-land.ts). */
+  disputeLand: DisputeLand[];
   /** Countries whose outlines in the extract hold less than half their GeoNames cities: no nearest-subdivision fill. */
   partial?: PartialCountry[];
 }
@@ -77,6 +80,7 @@ interface CountryLayers {
   landFromAdmin1: LandFromAdmin1Log[];
   seaReassigned: SeaReassigned[];
   disputesNotApplied: string[];
+  disputeLand: DisputeLand[];
 }
 
 /**
@@ -103,6 +107,12 @@ function loadCountries(
       : { parts: [], log: [] };
   tally.vertices += vertexCount(fromAdmin1.parts);
   landParts.push(...fromAdmin1.parts);
+  const disputeLand =
+    iso && config.osm
+      ? disputeLandFromSubdivisions(policy, landParts, features.subdivisions, tables, config.osm.path)
+      : { parts: [], log: [] };
+  tally.vertices += vertexCount(disputeLand.parts);
+  landParts.push(...disputeLand.parts);
   const duplicates = dropDuplicateParts(landParts, tables.countries);
   rankByArea(landParts, (p) => tables.countries[p.country].code);
   const seaParts = readSea(config, tables, policy, tally);
@@ -129,6 +139,7 @@ function loadCountries(
     landFromAdmin1: fromAdmin1.log,
     seaReassigned,
     disputesNotApplied,
+    disputeLand: disputeLand.log,
   };
 }
 
@@ -191,6 +202,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
             skipped: osm.skipped,
             osmium: osm.osmium,
             disputesNotApplied: layers.disputesNotApplied,
+            disputeLand: layers.disputeLand,
           },
         }
       : {}),

@@ -114,12 +114,15 @@ describe.skipIf(skipWithout('OSM extract build (JOSM boundaries.osm)', josm.miss
       expect(at(35.8894, -5.3213)).toBe('ESP ES-CE'); // Ceuta: the file's EA outline is skipped, Spain's holds it
     });
 
-    it("keeps the policy's choices where the file allows, and reports the one it cannot apply", () => {
+    it("keeps the policy's choices: territories, enclaves, the Sovereign Base Areas, Crimea", () => {
       expect(at(18.4655, -66.1057)).toBe('PRI null'); // San Juan: PR inside the USA's outline, the smaller wins
       expect(built.tryCountryFromGps(51.4408, 4.9258)).toBe('BEL'); // Baarle-Hertog, a Belgian enclave in NLD
       expect(built.tryCountryFromGps(34.5883, 32.9849)).toBe('CYP'); // Akrotiri (policy landFromAdmin1)
-      // The file draws Crimea as Russia's only: the policy's dispute has no overlap to decide.
-      expect(report).toContain('Not applied: policy.json dispute "Crimea": no land part of UKR holds [34.1, 45]');
+      // The file draws Crimea in Russia's outline alone, and outlines it as UA-43 and UA-40.
+      expect(at(44.9521, 34.1024)).toBe('UKR UA-43'); // Simferopol
+      expect(at(44.6167, 33.5254)).toBe('UKR UA-40'); // Sevastopol
+      expect(report).toContain(`UKR's subdivision outlines UA-40, UA-43 there are taken as UKR's land`);
+      expect(report).not.toContain('Not applied');
     });
 
     it('gives no nearest-subdivision fill in a country the file outlines a few units of (Scotland of the UK)', () => {
