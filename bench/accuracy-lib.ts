@@ -166,3 +166,55 @@ export function subdivisionConsistency(
   deep.sort((a, b) => b.population - a.population || (a.name < b.name ? -1 : 1));
   return { total, agree, deep, byCountry };
 }
+
+/** The lookups two datasets are compared through (a GeoLookup has them). */
+interface Answers {
+  tryCountryFromGps(lat: number, lon: number): string | null;
+  trySubdivisionFromGps(lat: number, lon: number): string | null;
+}
+
+export interface Agreement {
+  cities: number;
+  /** Cities where both datasets answer the same country (or both none). */
+  countryAgree: number;
+  /** Cities `built` gives a subdivision… */
+  subdivisionAnswered: number;
+  /** …and of those, where it is `reference`'s answer or an ancestor of it (`built` may be coarser). */
+  subdivisionAgree: number;
+  countryConfusions: [string, number][];
+  subdivisionConfusions: [string, number][];
+}
+
+/**
+ * How a dataset built from another source (an OSM extract, docs/BUILD-DATA.md) agrees with the
+ * reference dataset on GeoNames cities: countries one for one; subdivisions where the built one
+ * answers, its code being the reference's answer or an ancestor (a source may stop at a coarser level).
+ */
+export function datasetAgreement(built: Answers, reference: Answers, parentOf: ParentOf): Agreement {
+  let countryAgree = 0,
+    subdivisionAnswered = 0,
+    subdivisionAgree = 0;
+  const cc = new Map<string, number>();
+  const sc = new Map<string, number>();
+  for (const c of cities) {
+    const [lon, lat] = c.loc.coordinates;
+    const [a, b] = [built.tryCountryFromGps(lat, lon), reference.tryCountryFromGps(lat, lon)];
+    if (a === b) countryAgree++;
+    else cc.set(`${b ?? 'none'}→${a ?? 'none'}`, (cc.get(`${b ?? 'none'}→${a ?? 'none'}`) ?? 0) + 1);
+    const s = built.trySubdivisionFromGps(lat, lon);
+    if (s === null) continue;
+    subdivisionAnswered++;
+    const r = reference.trySubdivisionFromGps(lat, lon);
+    if (r !== null && within(r, s, parentOf)) subdivisionAgree++;
+    else sc.set(`${r ?? 'none'}→${s}`, (sc.get(`${r ?? 'none'}→${s}`) ?? 0) + 1);
+  }
+  const top = (m: Map<string, number>) => [...m].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  return {
+    cities: cities.length,
+    countryAgree,
+    subdivisionAnswered,
+    subdivisionAgree,
+    countryConfusions: top(cc),
+    subdivisionConfusions: top(sc),
+  };
+}

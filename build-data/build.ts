@@ -18,7 +18,9 @@ import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-in
 import { windowUnits } from './index/records.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
+import { partlySubdivided } from './policy/partial-subdivisions.js';
 import { packsSummary } from './sources/data-packs.js';
+import { extractVersion, fileSha256, type OsmExtractInput } from './sources/osm-extract.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { simplifyParts, type Tolerances } from './simplify.js';
 import { writeDataset, writeFeatures } from './write.js';
@@ -44,6 +46,11 @@ a geobuf blob of the canonical features and a report.
   --leaf N                       split a leaf holding more vertices than this (default 256)
   --simplify B[,C[,S]]           simplify first, topology kept (docs/LITE.md): borders between countries
                                  to B metres, coasts to C, borders between subdivisions to S
+  --osm FILE                      both layers from an OpenStreetMap extract (.osm.pbf or .osm) through
+                                 osmium-tool: countries from ISO3166-1 tags, subdivisions from ISO3166-2
+                                 tags (docs/BUILD-DATA.md); default name osm
+  --osm-version TEXT             what the extract is (its date or release), for datasetInfo() and the
+                                 report (default: the file's replication or newest object timestamp)
   --lite                         the lite dataset: --name world-lite --simplify ${LITE.simplify.borderM},${LITE.simplify.coastM},${LITE.simplify.subdivisionBorderM} --fanouts ${LITE.fanouts}
   --force                        rebuild even when the inputs are unchanged
   --help                         print this and exit
@@ -98,13 +105,35 @@ const OPTIONS = {
   fanouts: { type: 'string' },
   leaf: { type: 'string' },
   simplify: { type: 'string' },
+  osm: { type: 'string' },
+  'osm-version': { type: 'string' },
   lite: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
+/** --osm: the extract with its sha256 (an input by content) and version; the other sources' flags do not apply. */
+async function osmInput(values: Record<string, unknown>): Promise<OsmExtractInput | undefined> {
+  const path = values.osm as string | undefined;
+  if (path === undefined) {
+    if (values['osm-version'] !== undefined) usageError('--osm-version goes with --osm');
+    return undefined;
+  }
+  for (const flag of ['countries', 'sea', 'codes', 'sources', 'country-code-property', 'subdivision-code-property'])
+    if (values[flag] !== undefined) usageError(`--osm reads both layers from the extract; drop --${flag}`);
+  if (values.subdivisions !== undefined && values.subdivisions !== 'none')
+    usageError('--osm takes its subdivisions from the extract; --subdivisions none leaves them out');
+  if (!existsSync(path)) usageError(`--osm ${path}: no such file`);
+  const file = resolve(path);
+  return {
+    path: file,
+    sha256: await fileSha256(file),
+    version: (values['osm-version'] as string | undefined) ?? extractVersion(file),
+  };
+}
+
 /** The command line; an unknown flag or a bad value prints the usage and exits 2. */
-function parseCommandLine(argv: string[]) {
+async function parseCommandLine(argv: string[]) {
   const values = (() => {
     try {
       return parseArgs({ args: argv, strict: true, options: OPTIONS }).values;
@@ -129,6 +158,7 @@ function parseCommandLine(argv: string[]) {
     codes: values.codes,
     sea: values.sea,
     simplify: values.simplify ? simplifyOption(values.simplify) : values.lite ? LITE.simplify : undefined,
+    osm: await osmInput(values),
   });
   // Custom subdivisions need a country link we cannot guess; keep custom builds to one layer.
   if (config.codes === 'custom' && config.subdivisions)
@@ -202,7 +232,7 @@ function atomicWrite(file: string, data: Uint8Array | string): void {
 }
 
 async function main(): Promise<void> {
-  const { config, indexOptions, outDir, force } = parseCommandLine(process.argv.slice(2));
+  const { config, indexOptions, outDir, force } = await parseCommandLine(process.argv.slice(2));
   console.log(`build-data: ${packsSummary(config.packs)}`);
   // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
   const stamp = join(outDir, `${config.name}.inputs-sha256`);
@@ -221,6 +251,13 @@ async function main(): Promise<void> {
   const src = loadSources(config, here);
   const parts = `${src.countryParts.length} country parts, ${src.subdivisionParts.length} subdivision parts`;
   console.log(`build-data: ${parts} loaded in ${Date.now() - t0} ms`);
+  if (src.osmExtract) {
+    const { objects, skipped, disputesNotApplied } = src.osmExtract;
+    console.log(
+      `build-data: ${objects} OSM ways and relations with an ISO 3166 tag; ${skipped.length} skipped and ` +
+        `${disputesNotApplied.length} policy dispute(s) not applied (REPORT.md lists them)`,
+    );
+  }
   if (config.simplify) {
     const ts = Date.now();
     // Land, sea and subdivisions apart (their sources' outlines cross); the data packs' patches as they are.
@@ -236,7 +273,14 @@ async function main(): Promise<void> {
   const at = new Map(src.subdivisions.map((s, i) => [s.code, i]));
   const parents = Int32Array.from(src.subdivisions, (s) => at.get(s.parent) ?? -1);
   // The policy speaks of ISO countries; a custom build's zones have no such reach.
-  if (config.codes === 'iso') indexOptions.gapKmByCountry = gapKmByCountry(src.policy.gapKm ?? {}, src.countries);
+  if (config.codes === 'iso') {
+    const reach = gapKmByCountry(src.policy.gapKm ?? {}, src.countries);
+    if (src.osmExtract) {
+      src.osmExtract.partial = partlySubdivided(src.subdivisionParts, src.countries);
+      for (const { country } of src.osmExtract.partial) reach.set(country, 0);
+    }
+    indexOptions.gapKmByCountry = reach;
+  }
   const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions, parents);
   console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
   markCovered(src, index);

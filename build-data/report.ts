@@ -2,6 +2,7 @@
 
 import type { BuildConfig } from './config.js';
 import type { BuiltIndex, IndexOptions } from './index/build-index.js';
+import { PARTIAL_SHARE } from './policy/partial-subdivisions.js';
 import { subdivisionSourcesSection } from './report-subdivision-sources.js';
 import { isoHierarchy } from './sources/code-tables.js';
 import { packsSummary } from './sources/data-packs.js';
@@ -128,7 +129,7 @@ function policySections(src: Sources): string[] {
   return L;
 }
 
-function subdivisionSections(src: Sources): string[] {
+function subdivisionSections(src: Sources, config: BuildConfig): string[] {
   const held = src.subdivisions.filter((s) => s.covered);
   const noCoverage = src.countries.filter(
     (c) =>
@@ -141,7 +142,7 @@ function subdivisionSections(src: Sources): string[] {
   L.push(noCoverage.map((c) => c.code).join(', ') || 'none');
   L.push(
     ...section(
-      'Subdivision code remapping applied',
+      `Subdivision code remapping applied${config.osm ? ' (policy/osm-remap.json)' : ''}`,
       '| source code | current code | features | reason |',
       '|---|---|---|---|',
     ),
@@ -174,6 +175,40 @@ function hierarchySection(config: BuildConfig): string[] {
   return L;
 }
 
+/** An --osm build: what the extract held, what osmium could not assemble and what names no known code. */
+function osmExtractSection(src: Sources, config: BuildConfig): string[] {
+  const x = src.osmExtract;
+  if (!x || !config.osm) return [];
+  const L = [
+    ...section('OpenStreetMap extract'),
+    `${config.osm.path.split('/').pop()} (${config.osm.version}, sha256 ${config.osm.sha256}), read with ${x.osmium}: ` +
+      `${x.objects} ways and relations with an ISO 3166 tag; ${x.countries} country outlines (ISO3166-1), ` +
+      `${x.subdivisions} subdivision outlines (ISO3166-2, codes checked below). Holes are kept (enclaves, not lakes); ` +
+      'the territorial sea is what the country outlines hold.',
+    '',
+    `Skipped: ${x.skipped.length}.`,
+  ];
+  if (x.skipped.length) {
+    L.push('', '| object | code | reason |', '|---|---|---|');
+    for (const k of x.skipped) L.push(`| ${k.id} | ${k.code} | ${k.reason} |`);
+  }
+  for (const d of x.disputeLand)
+    L.push(
+      '',
+      `Policy dispute "${d.area}": the extract draws it in the other claimant's country outline alone; ` +
+        `${d.winner}'s subdivision outlines ${d.from.join(', ')} there are taken as ${d.winner}'s land (policy/dispute-land.ts).`,
+    );
+  for (const d of x.disputesNotApplied) L.push('', `Not applied: ${d}.`);
+  const partial = (x.partial ?? []).map((p) => `${src.countries[p.country].alpha2} ${(100 * p.share).toFixed(0)}%`);
+  L.push(
+    '',
+    `Countries whose subdivision outlines hold less than ${100 * PARTIAL_SHARE}% of their GeoNames cities, so that the ` +
+      `nearest-subdivision fill would give the rest to the few units drawn (policy/partial-subdivisions.ts): no fill ` +
+      `there; they answer no subdivision outside those outlines: ${partial.join(', ') || 'none'}.`,
+  );
+  return L;
+}
+
 /** The optional data packs beside the project (sources/hans-island.ts): which were read, which were missing. */
 function dataPacksSection(config: BuildConfig): string[] {
   return [
@@ -192,12 +227,13 @@ export function writeReport(
 ): string {
   return [
     ...sourcesSection(src, config),
-    ...dataPacksSection(config),
+    ...osmExtractSection(src, config),
+    ...(config.osm ? [] : dataPacksSection(config)),
     ...countsSection(src, index, sizes),
     ...coastalGapsSection(src, index, opts),
     ...overlapsSection(src, index),
     ...policySections(src),
-    ...subdivisionSections(src),
+    ...subdivisionSections(src, config),
     ...subdivisionSourcesSection(src),
     ...hierarchySection(config),
     '',

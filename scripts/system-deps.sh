@@ -5,6 +5,9 @@
 # them skip with a message when they are absent, so a plain `npm test` still runs elsewhere.
 # python3 is the CSV reference of test/unit/csv-differential.test.ts (its csv module).
 # iso-codes is the build's: `npm run build-data` reads its ISO 3166-2 parent links and stops without them.
+# osmium-tool is `npm run build-data -- --osm`'s reader of OpenStreetMap extracts; its test
+# (test/data/osm-extract.test.ts) builds from JOSM's boundaries.osm, which scripts/josm-boundaries.sh
+# takes from Debian's josm package with `apt-get download` (no Java installed; cached in .cache/josm/).
 # tzdata's zone tables (zone.tab, zone1970.tab) are the time-zone build's country check
 # (build-data/timezones/countries.ts): a release older than the boundaries' (2026d) is upgraded.
 set -euo pipefail
@@ -25,6 +28,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v osmium >/dev/null 2>&1 || need+=(osmium-tool)
 tz=$(sed -n 's/^# version //p' /usr/share/zoneinfo/tzdata.zi 2>/dev/null || true)
 [ -f /usr/share/zoneinfo/zone1970.tab ] && [[ ! "$tz" < "2026d" ]] || need+=(tzdata)
 [ ${#need[@]} -eq 0 ] || install "${need[@]}"

@@ -57,7 +57,10 @@ function readCountryLayer(
   return out;
 }
 
-/** Land parts, unranked; an ISO build applies the policy's noCountry and hole filling. */
+/**
+ * Land parts, unranked; an ISO build applies the policy's noCountry and hole filling, except from
+ * an OSM extract, whose holes are other countries' enclaves or land no country holds, not lakes.
+ */
 export function readLand(
   config: BuildConfig,
   features: Feature[],
@@ -66,7 +69,7 @@ export function readLand(
   tally: CountryTally,
 ): Part[] {
   const iso = config.codes === 'iso';
-  const fill = iso && policy.fillCountryHoles ? fillHoles(tally.filledHoles) : undefined;
+  const fill = iso && policy.fillCountryHoles && !config.osm ? fillHoles(tally.filledHoles) : undefined;
   return readCountryLayer('land', config.countries, features, tables, iso ? policy.noCountry : {}, tally, fill);
 }
 

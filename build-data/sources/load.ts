@@ -3,14 +3,16 @@
 
 import { join } from 'node:path';
 import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
-import type { BuildConfig } from '../config.js';
+import { type BuildConfig, naturalEarthAdmin1Path } from '../config.js';
 import { resolveAliases } from '../policy/aliases.js';
+import { type DisputeLand, disputeLandFromSubdivisions } from '../policy/dispute-land.js';
 import { applyDisputes } from '../policy/disputes.js';
 import { type DuplicateLog, dropDuplicateParts } from '../policy/duplicates.js';
 import type { FilledHoles } from '../policy/holes.js';
 import { type LandFromAdmin1Log, landFromAdmin1 } from '../policy/land-from-admin1.js';
 import { type Policy, readPolicy } from '../policy/policy.js';
 import { rankByArea, rankPatchAfterSea, rankSeaAfterLand } from '../policy/ranking.js';
+import type { PartialCountry } from '../policy/partial-subdivisions.js';
 import { type RemapLog, remapApplied } from '../policy/remap.js';
 import type { SourceChoice } from '../policy/subdivision-source.js';
 import { type SeaReassigned, seaFollowsLand, territoryPairs } from '../policy/sea-follows-land.js';
@@ -20,6 +22,7 @@ import { type CodeTables, isoCodeTables, zoneCodeTables } from './code-tables.js
 import { type CountryTally, type DroppedCountry, readLand, readSea } from './country-layers.js';
 import { type Feature, readGeoJSON } from './geojson.js';
 import { readHansIsland } from './hans-island.js';
+import { type OsmSkipped, readOsmExtract } from './osm-extract.js';
 import { type Part, vertexCount } from './parts.js';
 import { loadSubdivisionLayer, type SubdivisionLayer } from './subdivisions.js';
 
@@ -51,6 +54,22 @@ export interface Sources {
   replacedSubdivisions: ReplacedSubdivisions[];
   /** The lite build's simplification (../simplify.ts), when it ran. */
   simplified?: Simplified;
+  /** An --osm build: what the extract held and what was skipped (sources/osm-extract.ts). */
+  osmExtract?: OsmExtractLog;
+}
+
+export interface OsmExtractLog {
+  objects: number;
+  countries: number;
+  subdivisions: number;
+  skipped: OsmSkipped[];
+  osmium: string;
+  /** Policy disputes whose two claimants' outlines do not both hold the dispute's point in the extract. */
+  disputesNotApplied: string[];
+  /** Disputed areas the winner's subdivision outlines gave it as land (policy/dispute-land.ts). */
+  disputeLand: DisputeLand[];
+  /** Countries whose outlines in the extract hold less than half their GeoNames cities: no nearest-subdivision fill. */
+  partial?: PartialCountry[];
 }
 
 interface CountryLayers {
@@ -60,6 +79,8 @@ interface CountryLayers {
   duplicates: DuplicateLog[];
   landFromAdmin1: LandFromAdmin1Log[];
   seaReassigned: SeaReassigned[];
+  disputesNotApplied: string[];
+  disputeLand: DisputeLand[];
 }
 
 /**
@@ -76,12 +97,22 @@ function loadCountries(
 ): CountryLayers {
   const iso = config.codes === 'iso';
   const landParts = readLand(config, features.countries, tables, policy, tally);
+  // An --osm build takes the policy's outlines from Natural Earth, which it reads for nothing else.
+  const admin1 = config.osm
+    ? { features: readGeoJSON(naturalEarthAdmin1Path()), path: naturalEarthAdmin1Path() }
+    : { features: features.subdivisions, path: config.subdivisions?.path ?? '' };
   const fromAdmin1 =
-    iso && config.subdivisions && policy.landFromAdmin1
-      ? landFromAdmin1(policy, features.subdivisions, config.subdivisions.path, tables)
+    iso && (config.subdivisions || config.osm) && policy.landFromAdmin1
+      ? landFromAdmin1(policy, admin1.features, admin1.path, tables)
       : { parts: [], log: [] };
   tally.vertices += vertexCount(fromAdmin1.parts);
   landParts.push(...fromAdmin1.parts);
+  const disputeLand =
+    iso && config.osm
+      ? disputeLandFromSubdivisions(policy, landParts, features.subdivisions, tables, config.osm.path)
+      : { parts: [], log: [] };
+  tally.vertices += vertexCount(disputeLand.parts);
+  landParts.push(...disputeLand.parts);
   const duplicates = dropDuplicateParts(landParts, tables.countries);
   rankByArea(landParts, (p) => tables.countries[p.country].code);
   const seaParts = readSea(config, tables, policy, tally);
@@ -94,30 +125,42 @@ function loadCountries(
     }
     rankSeaAfterLand(seaParts, landParts);
   }
-  if (iso) applyDisputes([landParts, seaParts], policy, tables.countryIndex);
+  // An extract may lack either claimant (a regional one), or draw the area as one of them alone.
+  const disputesNotApplied = iso ? applyDisputes([landParts, seaParts], policy, tables.countryIndex, !config.osm) : [];
   const pack = iso ? config.packs?.found.hansIsland.path : null;
   const patchParts = pack ? readHansIsland(pack, tables) : [];
   tally.vertices += vertexCount(patchParts);
   rankPatchAfterSea(patchParts, landParts.length + seaParts.length);
-  return { landParts, seaParts, patchParts, duplicates, landFromAdmin1: fromAdmin1.log, seaReassigned };
+  return {
+    landParts,
+    seaParts,
+    patchParts,
+    duplicates,
+    landFromAdmin1: fromAdmin1.log,
+    seaReassigned,
+    disputesNotApplied,
+    disputeLand: disputeLand.log,
+  };
 }
 
 export function loadSources(config: BuildConfig, here: string): Sources {
   const policyDir = join(here, 'policy');
   const policy = readPolicy(policyDir);
   const iso = config.codes === 'iso';
-  const countryFeatures = readGeoJSON(config.countries.path);
-  const tables = iso
-    ? isoCodeTables(policy.userAssigned)
-    : zoneCodeTables(
-        countryFeatures,
-        config.countries.path,
-        config.countries.codeProperty,
-        config.countries.nameProperty,
-      );
+  const isoTables = iso ? isoCodeTables(policy.userAssigned) : null;
+  const osm = config.osm && isoTables ? readOsmExtract(config.osm.path, isoTables) : null;
+  const countryFeatures = osm ? osm.countries : readGeoJSON(config.countries.path);
+  const tables =
+    isoTables ??
+    zoneCodeTables(
+      countryFeatures,
+      config.countries.path,
+      config.countries.codeProperty,
+      config.countries.nameProperty,
+    );
   const { countries, subdivisions } = tables;
   const tally: CountryTally = { vertices: 0, dropped: [], filledHoles: { count: 0, vertices: 0 } };
-  const subdivisionFeatures = config.subdivisions ? readGeoJSON(config.subdivisions.path) : [];
+  const subdivisionFeatures = osm ? osm.subdivisions : config.subdivisions ? readGeoJSON(config.subdivisions.path) : [];
   const layers = loadCountries(
     config,
     policy,
@@ -150,5 +193,18 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     seaParts: layers.seaParts.length,
     patchParts: layers.patchParts.length,
     replacedSubdivisions: subdivisionLayer?.replaced ?? [],
+    ...(osm
+      ? {
+          osmExtract: {
+            objects: osm.objects,
+            countries: osm.countries.length,
+            subdivisions: config.subdivisions ? osm.subdivisions.length : 0,
+            skipped: osm.skipped,
+            osmium: osm.osmium,
+            disputesNotApplied: layers.disputesNotApplied,
+            disputeLand: layers.disputeLand,
+          },
+        }
+      : {}),
   };
 }

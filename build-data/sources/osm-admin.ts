@@ -43,13 +43,14 @@ export function osmAdminSource(pack: DataPack): SourceInfo {
 }
 
 /**
- * The pack's features as unranked subdivision parts of their code's country: codes brought to the
+ * OSM features (the pack's, or an extract's: sources/osm-extract.ts) as unranked subdivision parts of their code's country: codes brought to the
  * reference by the remap, and codes that stand for a whole country (aliases such as FR-NC, level-2
  * relations) left to the country layer. Features with no current code (logged in the remap) are
  * `uncoded`: subdivision -1, ranked after every coded outline, so that their land answers no
  * subdivision rather than a neighbour's through the nearest-subdivision fill.
  */
 export function osmParts(
+  features: Feature[],
   path: string,
   tables: CodeTables,
   remap: Remap,
@@ -57,7 +58,7 @@ export function osmParts(
 ): { parts: Part[]; uncoded: Part[] } {
   const parts: Part[] = [];
   const uncoded: Part[] = [];
-  for (const f of readOsmAdmin(path)) {
+  for (const f of features) {
     // Level 2 is a whole country (GB-UKM): the country layer answers it, and its territorial sea
     // would hide the nearest-subdivision rule offshore.
     if (Number(f.properties!.admin_level) <= 2) continue;

@@ -11,7 +11,7 @@ import { chooseSubdivisionSources, type SourceChoice } from '../policy/subdivisi
 import { type ReplacedSubdivisions, readSubdivisionLayer } from './admin1.js';
 import type { CodeTables } from './code-tables.js';
 import type { Feature } from './geojson.js';
-import { dropCoveredParents, osmParts } from './osm-admin.js';
+import { dropCoveredParents, osmParts, readOsmAdmin } from './osm-admin.js';
 import { bboxOf, type Part, toParts, vertexCount } from './parts.js';
 
 export interface SubdivisionLayer {
@@ -63,6 +63,51 @@ function clipParts(parts: Part[], box: Box): Part[] {
   return out;
 }
 
+/**
+ * An --osm build's layer: the extract's ISO3166-2 outlines, codes brought to the reference by
+ * osm-remap.json (the code checks: a code neither current nor listed answers no subdivision, and
+ * the report lists it), a code whose children cover it dropped as for the data pack, ranked smaller first.
+ */
+function osmExtractLayer(
+  config: BuildConfig,
+  features: Feature[],
+  tables: CodeTables,
+  policy: Policy,
+  policyDir: string,
+): SubdivisionLayer {
+  const remap = readRemap(policyDir, 'osm-remap.json');
+  const { parts: all, uncoded } = osmParts(
+    features,
+    config.osm!.path,
+    tables,
+    remap,
+    new Set(Object.keys(policy.aliases)),
+  );
+  const countries = new Set(all.map((p) => p.country));
+  const parts = [...countries].flatMap((c) =>
+    dropCoveredParents(
+      all.filter((p) => p.country === c),
+      tables.subdivisions,
+      tables.subdivisionIndex,
+    ),
+  );
+  const key = (p: Part) =>
+    p.subdivision >= 0 ? tables.subdivisions[p.subdivision].code : tables.countries[p.country].code;
+  const byArea = areaOrder(key, subdivisionDepth(tables.subdivisions, tables.subdivisionIndex));
+  assignRanks(parts, byArea);
+  assignRanks(uncoded, byArea, parts.length);
+  parts.push(...uncoded);
+  return {
+    parts,
+    vertices: vertexCount(parts),
+    replaced: [],
+    remap,
+    choices: [],
+    osmRemap: remapApplied(remap),
+    fills: [],
+  };
+}
+
 export function loadSubdivisionLayer(
   config: BuildConfig,
   features: Feature[],
@@ -70,6 +115,7 @@ export function loadSubdivisionLayer(
   policy: Policy,
   policyDir: string,
 ): SubdivisionLayer {
+  if (config.osm) return osmExtractLayer(config, features, tables, policy, policyDir);
   const subs = config.subdivisions!;
   const remap = readRemap(policyDir);
   const ne = readSubdivisionLayer(subs, features, tables, remap);
@@ -83,7 +129,13 @@ export function loadSubdivisionLayer(
     return { ...ne, remap, choices: [], osmRemap: [], fills: [] };
   }
   const osmRemap = readRemap(policyDir, 'osm-remap.json');
-  const { parts: all, uncoded } = osmParts(pack, tables, osmRemap, new Set(Object.keys(policy.aliases)));
+  const { parts: all, uncoded } = osmParts(
+    readOsmAdmin(pack),
+    pack,
+    tables,
+    osmRemap,
+    new Set(Object.keys(policy.aliases)),
+  );
   const replaced = new Set(ne.replaced.map((r) => r.country));
   const candidates = new Map<string, number>();
   for (const p of all) {
