@@ -79,7 +79,7 @@ export function createState(options: ServerOptions): ServerState {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
-  const operations = loadOperations(geo, etag);
+  const operations = loadOperations(geo, etag, options.lookup === undefined && options.data === undefined, log);
   const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
   const trusted = trustedProxies(options.trustProxy);
   if (options.redis) checkRedisUrl(options.redis);
