@@ -2,7 +2,7 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
+import { AuthenticationError, GeoLookupError, NotFoundError, ValidationError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
 import {
   type Answer,
@@ -113,24 +113,53 @@ export const CLIENT_DEFAULTS = Object.freeze({
   cacheWarningInterval: 100,
 });
 
+/** An operation's named parameters (Operation['params']) by name; absent ones undefined. */
+type Params = Readonly<Record<string, unknown>>;
+
 type Call = (
   op: Operation,
   code: string | undefined,
   lat: Coordinate,
   lon: Coordinate,
+  params?: Params,
 ) => Promise<ClientResult<Answer>>;
 
-/** The client's method for each operation of the table: (lat, lon), or (code, lat, lon). */
+/**
+ * The client's method for each operation of the table: (lat, lon), (code, lat, lon), or with
+ * named parameters, (lat, lon, required) or (lat, lon, options?) as Operation['params'] says.
+ */
 function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {
   const methods: Record<string, unknown> = {};
   for (const op of OPERATIONS) {
+    const required = op.params?.find((p) => p.required);
     methods[op.id] =
-      op.code === null
-        ? (lat: Coordinate, lon: Coordinate) => call(op, undefined, lat, lon)
-        : (code: string, lat: Coordinate, lon: Coordinate) => call(op, code, lat, lon);
+      op.code !== null
+        ? (code: string, lat: Coordinate, lon: Coordinate) => call(op, code, lat, lon)
+        : op.params === undefined
+          ? (lat: Coordinate, lon: Coordinate) => call(op, undefined, lat, lon)
+          : required
+            ? (lat: Coordinate, lon: Coordinate, value: unknown) =>
+                call(op, undefined, lat, lon, { [required.name]: value })
+            : async (lat: Coordinate, lon: Coordinate, options?: unknown) =>
+                call(op, undefined, lat, lon, optionsOf(options));
   }
   return methods as unknown as Pick<GeoLookupClient, Operation['id']>;
 }
+
+/**
+ * The options object as the named parameters: undefined or an object (its own properties); anything
+ * else is passed on whole, for the library (offline) or the server (remote) to refuse.
+ */
+function optionsOf(options: unknown): Params | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new ValidationError(`The options must be an object such as { maxKm: 10 }, got ${describe(options)}.`, {
+      options: [`options must be an object, got ${describe(options)}`],
+    });
+  return options as Params;
+}
+
+const describe = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 function defaultLogger(message: string): void {
   const proc = (
@@ -205,26 +234,89 @@ function formatCoordinate(value: unknown): string {
   return String(value);
 }
 
-/** The operation's route with its parameters filled in: the pair in the path, or the code in the path and the pair in the query. */
-function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown): string {
+/**
+ * The operation's route with its parameters filled in: the pair in the path, or the code in the
+ * path and the pair in the query; named parameters in the query, in the table's order, absent
+ * ones left out (numbers in decimal notation, as coordinates).
+ */
+function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown, params?: Params): string {
   const enc = (v: unknown) => encodeURIComponent(formatCoordinate(v));
-  if (op.code === null) return op.path.replace('{latitude},{longitude}', `${enc(lat)},${enc(lon)}`);
+  if (op.code === null) {
+    const route = op.path.replace('{latitude},{longitude}', `${enc(lat)},${enc(lon)}`);
+    const query = (op.params ?? [])
+      .filter((p) => params?.[p.name] !== undefined)
+      .map((p) => `${p.name}=${enc(params![p.name])}`);
+    return query.length ? `${route}?${query.join('&')}` : route;
+  }
   return `${op.path.replace(`{${op.code}}`, encodeURIComponent(String(code)))}?latitude=${enc(lat)}&longitude=${enc(lon)}`;
 }
+
+/** The operation's named parameters that are given, in the table's order (others are not the operation's). */
+function tableParams(op: Operation, given: Params): Params {
+  const out: Record<string, unknown> = {};
+  for (const p of op.params ?? []) if (given[p.name] !== undefined) out[p.name] = given[p.name];
+  return out;
+}
+
+/** The Accept header of an operation's requests. */
+const accept = (op: Operation): string =>
+  isJsonAnswer(op) ? 'application/json, application/problem+json' : 'text/plain, application/problem+json';
 
 /** A code (ISO 3166 or a custom zone code), or an IANA time-zone name (Area/Location, Etc/GMT+5). */
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]{0,62}(?:\/[A-Za-z0-9_+-]{1,62}){0,3}$/;
 
-function parseData(op: Operation, body: string): string | boolean {
+/** Whether an operation answers JSON (the border operations' numbers, null and objects), not plain text. */
+const isJsonAnswer = (op: Operation): boolean =>
+  op.answer === 'distance' || op.answer === 'nearest' || op.answer === 'regions';
+
+const isMetres = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isRegion = (v: unknown): boolean => {
+  const r = v as { code?: unknown; distanceM?: unknown } | null;
+  return (
+    typeof r === 'object' && r !== null && typeof r.code === 'string' && CODE.test(r.code) && isMetres(r.distanceM)
+  );
+};
+
+/** Whether `data` is an answer of the JSON shape `op` answers (a body, or a cached entry). */
+function isJsonShape(op: Operation, data: unknown): boolean {
+  if (op.answer === 'distance') return data === null || isMetres(data);
+  if (op.answer === 'nearest') return isRegion(data);
+  const r = data as { countries?: unknown; subdivisions?: unknown } | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    Array.isArray(r.countries) &&
+    r.countries.every(isRegion) &&
+    Array.isArray(r.subdivisions) &&
+    r.subdivisions.every(isRegion)
+  );
+}
+
+function parseData(op: Operation, body: string): Answer {
   const text = body.trim();
-  if (op.answer === 'boolean') {
+  if (isJsonAnswer(op)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    if (isJsonShape(op, data)) return data as Answer;
+  } else if (op.answer === 'boolean') {
     if (text === 'true') return true;
     if (text === 'false') return false;
   } else if ((op.answer === 'timezone' ? TIME_ZONE : CODE).test(text)) {
     return text;
   }
   throw new GeoLookupError(`Unexpected response body for ${op.id}: ${JSON.stringify(text.slice(0, 80))}`, 502);
+}
+
+/** A cached answer of `op`'s shape (a custom cache may hold anything), as a copy the caller may change. */
+function cachedData(op: Operation, data: unknown): { ok: boolean; data: Answer } {
+  if (!isJsonAnswer(op)) return { ok: typeof data === 'string' || typeof data === 'boolean', data: data as Answer };
+  if (!isJsonShape(op, data)) return { ok: false, data: null };
+  return { ok: true, data: (typeof data === 'object' && data !== null ? structuredClone(data) : data) as Answer };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -265,7 +357,8 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   const extension = (op: Operation & { extension: string }): Promise<OperationTarget> => {
     let loaded = extensions.get(op.extension);
     if (loaded === undefined) {
-      loaded = loadExtension(op).catch((err: unknown) => {
+      // A package measuring on the lookup dataset pairs with the engine given, else uses its own (the embedded one).
+      loaded = loadExtension(op, source === undefined ? undefined : engine).catch((err: unknown) => {
         extensions.delete(op.extension); // retried on the next call (e.g. installed since)
         throw adoptEngineError(err);
       });
@@ -283,7 +376,7 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   }
   return {
     mode: 'offline',
-    ...operationMethods((op, code, lat, lon) => run(op, (e) => callOperation(e, op, code, lat, lon))),
+    ...operationMethods((op, code, lat, lon, params) => run(op, (e) => callOperation(e, op, code, lat, lon, params))),
     clearCache: async () => {},
   };
 }
@@ -376,14 +469,14 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   }
 
   /** One HTTP exchange, body included, within the timeout. */
-  async function send(url: string): Promise<{ response: Response; body: string }> {
+  async function send(url: string, accept: string): Promise<{ response: Response; body: string }> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new DOMException(`No response within ${timeout} ms`, 'TimeoutError'));
     }, timeout);
-    const headers: Record<string, string> = { Accept: 'text/plain, application/problem+json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (apiKey !== undefined) headers[HEADERS.apiKey] = apiKey;
     try {
       const response = await fetchImpl(url, { method: 'GET', headers, signal: controller.signal, redirect: 'error' });
@@ -398,9 +491,9 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   }
 
   /** Sends with retries on 429 and 5xx; resolves with the 200 body and its rate-limit headers, rejects with the mapped error. */
-  async function request(url: string): Promise<{ body: string; rateLimit: RateLimitInfo }> {
+  async function request(url: string, accept: string): Promise<{ body: string; rateLimit: RateLimitInfo }> {
     for (let attempt = 0; ; attempt++) {
-      const { response, body } = await send(url);
+      const { response, body } = await send(url, accept);
       const rateLimit = parseRateLimit(response.headers);
       lastRateLimit = rateLimit;
       if (response.status === 200) return { body, rateLimit };
@@ -415,20 +508,23 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     }
   }
 
-  async function lookup<T extends string | boolean>(
+  async function lookup(
     op: Operation,
     code: string | undefined,
     lat: Coordinate,
     lon: Coordinate,
-  ): Promise<ClientResult<T>> {
+    given?: Params,
+  ): Promise<ClientResult<Answer>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
-    const key = cache ? cacheKey(op.id, code, lat, lon) : null;
+    const params = given && tableParams(op, given);
+    const key = cache ? cacheKey(op.id, code, lat, lon, params) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));
       const hit = readAnswer(stored, Date.now());
-      if (hit) {
+      const cached = hit && 'data' in hit ? cachedData(op, hit.data) : null;
+      if (hit && (cached === null || cached.ok)) {
         if ('notFound' in hit) throw new NotFoundError(hit.notFound);
-        return { data: hit.data as T, rateLimit: { ...lastRateLimit } };
+        return { data: cached!.data, rateLimit: { ...lastRateLimit } };
       }
       // Expired or foreign entry (a custom cache may ignore the ttl): drop it.
       if (stored !== undefined && stored !== null) await cacheCall('remove', () => cache!.remove(key));
@@ -445,13 +541,17 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     let body: string;
     let rateLimit: RateLimitInfo;
     try {
-      ({ body, rateLimit } = await request(base + path(op, code, lat, lon)));
+      ({ body, rateLimit } = await request(base + path(op, code, lat, lon, params), accept(op)));
     } catch (err) {
       if (err instanceof NotFoundError) await store({ notFound: err.message, expiresAt: Date.now() + cacheTtl });
       throw err;
     }
-    const data = parseData(op, body) as T;
-    await store({ data, expiresAt: Date.now() + cacheTtl });
+    const data = parseData(op, body);
+    // The caller may change an object answer: the cache keeps its own copy.
+    await store({
+      data: typeof data === 'object' && data !== null ? structuredClone(data) : data,
+      expiresAt: Date.now() + cacheTtl,
+    });
     return { data, rateLimit };
   }
 
