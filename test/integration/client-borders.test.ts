@@ -147,6 +147,8 @@ describe('remote and offline, the border operations answer what @geolookup/borde
     const e = await rejection(lite.distanceToBorder(51.4416, 4.9268));
     expect(e).toBeInstanceOf(lib.DataError);
     expect(e.message).toMatch(/simplified/);
+    // The refusal is kept: the next call gets the same error without reading the borders file again.
+    expect(await rejection(lite.regionsWithin(51.4416, 4.9268, 20))).toBe(e);
     expect((await lite.countryFromGps(51.4416, 4.9268)).data).toMatch(/^(BEL|NLD)$/);
   });
 

@@ -4,7 +4,9 @@
 // query parameters checked as the coordinates are (each once, percent-decoded, every bad field in
 // one 400); and no such routes where the package is not installed or does not pair with the
 // server's dataset (the lite one). Real servers on loopback sockets, real borders data.
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as borders from '../../packages/borders/src/index.js';
 import { BORDER_LIMITS } from '../../packages/server/src/server/openapi.js';
@@ -34,6 +36,7 @@ const DISTANCE = '/geo/border/distance/fromGps/';
 const NEAREST = '/geo/country/nearest/fromGps/';
 const WITHIN = '/geo/regions/within/fromGps/';
 const BAARLE = '51.4416,4.9268';
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The named places, and seeded points near cities and over the sphere (plain decimals). */
 function points(): [string, string][] {
@@ -264,6 +267,27 @@ describe('over another dataset', () => {
     for (const o of BORDER_OPS) expect(paths).not.toContain(o.path);
     expect(paths).toContain(op('timeZoneFromGps').path);
     expect((await get(port, `/geo/country/fromGps/${BAARLE}`)).status).toBe(200);
+  });
+
+  it('$GEOLOOKUP_DATA naming the lite dataset: the same, in a process whose preload() reads it', () => {
+    const script = `
+import { createServer } from '@geolookup/server';
+const lines = [];
+const server = createServer({ allowAnonymous: true, quotaFile: null, watchKeys: false, log: (l) => lines.push(l) });
+console.log(JSON.stringify({ lines, paths: Object.keys(server.openapi.paths) }));
+server.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, GEOLOOKUP_DATA: 'lite' },
+    });
+    expect(r.stderr).toBe('');
+    const { lines, paths } = JSON.parse(r.stdout);
+    expect(lines).toEqual([
+      expect.stringMatching(/^geolookup: @geolookup\/borders is installed but not served .*simplified/),
+    ]);
+    for (const o of BORDER_OPS) expect(paths).not.toContain(o.path);
+    expect(paths).toContain(op('countryFromGps').path);
   });
 });
 

@@ -2,7 +2,13 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import { AuthenticationError, GeoLookupError, NotFoundError, ValidationError } from '../../../src/lookup/errors.js';
+import {
+  AuthenticationError,
+  DataError,
+  GeoLookupError,
+  NotFoundError,
+  ValidationError,
+} from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
 import {
   type Answer,
@@ -359,8 +365,10 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
     if (loaded === undefined) {
       // A package measuring on the lookup dataset pairs with the engine given, else uses its own (the embedded one).
       loaded = loadExtension(op, source === undefined ? undefined : engine).catch((err: unknown) => {
-        extensions.delete(op.extension); // retried on the next call (e.g. installed since)
-        throw adoptEngineError(err);
+        const adopted = adoptEngineError(err);
+        // Retried on the next call (e.g. installed since); an engine that does not pair never will.
+        if (!(adopted instanceof DataError)) extensions.delete(op.extension);
+        throw adopted;
       });
       extensions.set(op.extension, loaded);
     }
