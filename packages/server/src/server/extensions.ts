@@ -101,7 +101,7 @@ function loadPackage(pkg: Extension, geo: GeoLookup, embedded: boolean, log: (li
 
 /**
  * The operations a server over `geo` (whose answers carry `etag`) answers; `embedded`: `geo` is
- * the embedded world dataset (no `data` or `lookup` option).
+ * the embedded world dataset (no `data` or `lookup` option, no $GEOLOOKUP_DATA: state.ts).
  */
 export function loadOperations(
   geo: GeoLookup,
