@@ -2,13 +2,7 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import {
-  AuthenticationError,
-  DataError,
-  GeoLookupError,
-  NotFoundError,
-  ValidationError,
-} from '../../../src/lookup/errors.js';
+import { AuthenticationError, DataError, NotFoundError, ValidationError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
 import {
   type Answer,
@@ -17,6 +11,8 @@ import {
   type Operation,
   type OperationTarget,
 } from '../../../src/operations.js';
+import { accept, cachedData, parseData } from './answers.js';
+import { type Params, path, tableParams } from './request-url.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine, loadExtension } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
@@ -118,9 +114,6 @@ export const CLIENT_DEFAULTS = Object.freeze({
   cacheMaxEntries: 1_000,
   cacheWarningInterval: 100,
 });
-
-/** An operation's named parameters (Operation['params']) by name; absent ones undefined. */
-type Params = Readonly<Record<string, unknown>>;
 
 type Call = (
   op: Operation,
@@ -228,101 +221,6 @@ function apiKeyProblem(apiKey: unknown): string | null {
   if (!API_KEY.test(apiKey))
     return 'The API key contains whitespace, control or non-ASCII characters; check how it was read (a trailing newline?).';
   return null;
-}
-
-/** Decimal notation the service accepts: never an exponent (1e-7 → 0.0000001). */
-function formatCoordinate(value: unknown): string {
-  if (typeof value === 'number') {
-    const s = String(value);
-    if (!/e/i.test(s) || !Number.isFinite(value) || Math.abs(value) >= 1e21) return s;
-    return value.toFixed(20).replace(/\.?0+$/, '');
-  }
-  return String(value);
-}
-
-/**
- * The operation's route with its parameters filled in: the pair in the path, or the code in the
- * path and the pair in the query; named parameters in the query, in the table's order, absent
- * ones left out (numbers in decimal notation, as coordinates).
- */
-function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown, params?: Params): string {
-  const enc = (v: unknown) => encodeURIComponent(formatCoordinate(v));
-  if (op.code === null) {
-    const route = op.path.replace('{latitude},{longitude}', `${enc(lat)},${enc(lon)}`);
-    const query = (op.params ?? [])
-      .filter((p) => params?.[p.name] !== undefined)
-      .map((p) => `${p.name}=${enc(params![p.name])}`);
-    return query.length ? `${route}?${query.join('&')}` : route;
-  }
-  return `${op.path.replace(`{${op.code}}`, encodeURIComponent(String(code)))}?latitude=${enc(lat)}&longitude=${enc(lon)}`;
-}
-
-/** The operation's named parameters that are given, in the table's order (others are not the operation's). */
-function tableParams(op: Operation, given: Params): Params {
-  const out: Record<string, unknown> = {};
-  for (const p of op.params ?? []) if (given[p.name] !== undefined) out[p.name] = given[p.name];
-  return out;
-}
-
-/** The Accept header of an operation's requests. */
-const accept = (op: Operation): string =>
-  isJsonAnswer(op) ? 'application/json, application/problem+json' : 'text/plain, application/problem+json';
-
-/** A code (ISO 3166 or a custom zone code), or an IANA time-zone name (Area/Location, Etc/GMT+5). */
-const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]{0,62}(?:\/[A-Za-z0-9_+-]{1,62}){0,3}$/;
-
-/** Whether an operation answers JSON (the border operations' numbers, null and objects), not plain text. */
-const isJsonAnswer = (op: Operation): boolean =>
-  op.answer === 'distance' || op.answer === 'nearest' || op.answer === 'regions';
-
-const isMetres = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isRegion = (v: unknown): boolean => {
-  const r = v as { code?: unknown; distanceM?: unknown } | null;
-  return (
-    typeof r === 'object' && r !== null && typeof r.code === 'string' && CODE.test(r.code) && isMetres(r.distanceM)
-  );
-};
-
-/** Whether `data` is an answer of the JSON shape `op` answers (a body, or a cached entry). */
-function isJsonShape(op: Operation, data: unknown): boolean {
-  if (op.answer === 'distance') return data === null || isMetres(data);
-  if (op.answer === 'nearest') return isRegion(data);
-  const r = data as { countries?: unknown; subdivisions?: unknown } | null;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    Array.isArray(r.countries) &&
-    r.countries.every(isRegion) &&
-    Array.isArray(r.subdivisions) &&
-    r.subdivisions.every(isRegion)
-  );
-}
-
-function parseData(op: Operation, body: string): Answer {
-  const text = body.trim();
-  if (isJsonAnswer(op)) {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = undefined;
-    }
-    if (isJsonShape(op, data)) return data as Answer;
-  } else if (op.answer === 'boolean') {
-    if (text === 'true') return true;
-    if (text === 'false') return false;
-  } else if ((op.answer === 'timezone' ? TIME_ZONE : CODE).test(text)) {
-    return text;
-  }
-  throw new GeoLookupError(`Unexpected response body for ${op.id}: ${JSON.stringify(text.slice(0, 80))}`, 502);
-}
-
-/** A cached answer of `op`'s shape (a custom cache may hold anything), as a copy the caller may change. */
-function cachedData(op: Operation, data: unknown): { ok: boolean; data: Answer } {
-  if (!isJsonAnswer(op)) return { ok: typeof data === 'string' || typeof data === 'boolean', data: data as Answer };
-  if (!isJsonShape(op, data)) return { ok: false, data: null };
-  return { ok: true, data: (typeof data === 'object' && data !== null ? structuredClone(data) : data) as Answer };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
