@@ -163,12 +163,14 @@ describe('client entry has no Node built-ins', () => {
     expect(offenders).toEqual([]);
     const root = resolve(here, '../..');
     expect([...seen].map((f) => relative(root, f)).sort()).toEqual([
+      'packages/client/src/answers.ts',
       'packages/client/src/cache.ts',
       'packages/client/src/client.ts',
       'packages/client/src/embedded.ts',
       'packages/client/src/errors.ts',
       'packages/client/src/http.ts',
       'packages/client/src/index.ts',
+      'packages/client/src/request-url.ts',
       'src/lookup/errors.ts',
       'src/operations.ts',
     ]);

@@ -1,6 +1,7 @@
 // One identity for every error class (src/lookup/errors.ts, ERROR_KIND): an error made by any copy
 // of the classes (the library's ES module and CommonJS builds, its browser entry, @geolookup/client
-// remote or offline, the server's problem turned into a client error) is an instance of the class
+// remote or offline, @geolookup/borders through the client, the server's problem turned into a
+// client error) is an instance of the class
 // of its name from every other copy, and of no other class. Runs the built packages in a child
 // process, where ESM and CJS copies are really separate module instances.
 import { spawnSync } from 'node:child_process';
@@ -38,11 +39,15 @@ const errors = {
   'notFound/client-offline': await caught(() => offline.countryFromGps(0, -30)),
   'notFound/client-remote': await caught(() => remote.countryFromGps(0, -30)),
   'notFound/client-remote-cjs': await caught(() => remoteCjs.subdivisionFromGps(0, -30)),
+  'notFound/client-offline-borders': await caught(() => offline.nearestCountry(40, -40)),
+  'notFound/client-remote-borders': await caught(() => remote.nearestSubdivision(40, -40, { maxKm: 1 })),
   'validation/esm': await caught(() => esm.isInCountry('FR', 1, 1)),
   'validation/cjs': await caught(() => cjs.countryFromGps(91, 0)),
   'validation/browser': await caught(() => geoBrowser.subdivisionFromGps('x', 0)),
   'validation/client-offline': await caught(() => offline.isInSubdivision('??', 1, 1)),
   'validation/client-remote': await caught(() => remote.countryFromGps(91, 0)),
+  'validation/client-offline-borders': await caught(() => offline.regionsWithin(1, 1, -1)),
+  'validation/client-remote-borders': await caught(() => remoteCjs.distanceToBorder(1, 1, { layer: 'sea' })),
   'network/client-remote': await caught(() =>
     clientEsm.createClient({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0, cache: false }).countryFromGps(1, 1)),
 };

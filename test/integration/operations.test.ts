@@ -1,8 +1,9 @@
 // The operation table (src/operations.ts) drives every front end: the server's routes and
 // metrics labels, the OpenAPI paths, the client's methods and the CLI's commands list exactly the
 // table's operations, in its order, and each answers as callOperation does on the same engine.
-// An operation beyond the contract (isContract false: timeZoneFromGps) runs on its package
-// (@geolookup/timezones, installed in this checkout); a server without the package has no such route.
+// An operation beyond the contract (isContract false: timeZoneFromGps, the border operations) runs
+// on its package (@geolookup/timezones, @geolookup/borders, installed in this checkout), with its
+// named parameters; a server without the package has no such route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/client/src/index.js';
 import { openApiDocument, DEFAULT_SETTINGS } from '../../packages/server/src/server/openapi.js';
@@ -12,6 +13,7 @@ import { MAIN } from '../../src/cli/lookup.js';
 import { run } from '../../src/cli/run.js';
 import { helpText } from '../../src/cli/args.js';
 import * as timezones from '../../packages/timezones/src/index.js';
+import * as borders from '../../packages/borders/src/index.js';
 import { createGeoLookup, preload } from '../../src/index.js';
 import { callOperation, isContract, OPERATIONS, type Operation, type OperationTarget } from '../../src/operations.js';
 import { HOST, listenOnLoopback } from '../support/loopback.js';
@@ -24,15 +26,22 @@ const codeFor = (op: Operation) =>
     : op.code === 'subdivisionCode'
       ? preload().subdivisionFromGps(POINT.lat, POINT.lon)
       : undefined;
+/** The named parameters each operation is asked with (Büsingen: borders within a few km). */
+const PARAMS: Partial<Record<Operation['id'], Record<string, string>>> = {
+  distanceToBorder: { maxKm: '10', layer: 'subdivision' },
+  nearestCountry: { maxKm: '10' },
+  nearestSubdivision: { maxKm: '10' },
+  regionsWithin: { radiusM: '5000' },
+};
 const routeFor = (op: Operation, code?: string) =>
   op.code === null
-    ? op.path.replace('{latitude},{longitude}', `${POINT.lat},${POINT.lon}`)
+    ? `${op.path.replace('{latitude},{longitude}', `${POINT.lat},${POINT.lon}`)}${op.params ? `?${new URLSearchParams(PARAMS[op.id])}` : ''}`
     : `${op.path.replace(`{${op.code}}`, code!)}?latitude=${POINT.lat}&longitude=${POINT.lon}`;
 
 let server: GeoLookupServer;
 let port: number;
 beforeAll(async () => {
-  server = createServer({ allowAnonymous: true });
+  server = createServer({ allowAnonymous: true, limits: { anonymousBurstPerMinute: 1000 } });
   port = await listenOnLoopback(server);
 });
 afterAll(() => server.shutdown());
@@ -83,34 +92,49 @@ describe('each front end answers every operation as callOperation does', () => {
   const geo = createGeoLookup('world');
   // An extension's operation runs on its package, over its own dataset.
   const targetFor = (op: Operation): OperationTarget =>
-    isContract(op) ? geo : (timezones as unknown as OperationTarget);
+    isContract(op)
+      ? geo
+      : ((op.extension === '@geolookup/borders' ? borders : timezones) as unknown as OperationTarget);
 
   it.each(OPERATIONS.map((op) => [op.id, op] as const))(
     '%s: server, client (remote and offline), CLI',
     async (_id, op) => {
       const code = codeFor(op);
-      const want = callOperation(targetFor(op), op, code, POINT.lat, POINT.lon);
+      const params = PARAMS[op.id];
+      const want = callOperation(targetFor(op), op, code, POINT.lat, POINT.lon, params);
       const args = code === undefined ? [POINT.lat, POINT.lon] : [code, POINT.lat, POINT.lon];
+      // A required parameter is the method's next argument, the optional ones its options object.
+      const required = op.params?.filter((p) => p.required).map((p) => params![p.name]) ?? [];
+      const optional = Object.fromEntries(
+        (op.params ?? []).filter((p) => !p.required).map((p) => [p.name, Number(params![p.name]) || params![p.name]]),
+      );
+      const json = typeof want === 'number' || (typeof want === 'object' && want !== null);
 
       const res = await fetch(`http://${HOST}:${port}${routeFor(op, code)}`);
-      expect(await res.text()).toBe(String(want));
+      expect(await res.text()).toBe(json ? JSON.stringify(want) : String(want));
 
       const remote = createClient({ baseUrl: `http://${HOST}:${port}`, cache: false, cacheWarningInterval: 0 });
       const offline = createClient({ offline: true, engine: geo });
       const call = (c: unknown) =>
-        (c as Record<string, (...a: string[]) => Promise<{ data: unknown }>>)[op.id](...args);
-      expect((await call(remote)).data).toBe(want);
-      expect((await call(offline)).data).toBe(want);
+        (c as Record<string, (...a: unknown[]) => Promise<{ data: unknown }>>)[op.id](
+          ...args,
+          ...required.map(Number),
+          ...(Object.keys(optional).length ? [optional] : []),
+        );
+      expect((await call(remote)).data).toEqual(want);
+      expect((await call(offline)).data).toEqual(want);
 
+      // The CLI: a required parameter after the point, the optional ones as flags; --json for JSON answers.
+      const flags = Object.keys(optional).flatMap((name) => [`--${name === 'maxKm' ? 'max-km' : name}`, params![name]]);
       const out: string[] = [];
       expect(
         run(
-          [op.command, ...args],
+          [op.command, ...args, ...required, ...flags, ...(json ? ['--json'] : [])],
           (s) => out.push(s),
           () => {},
         ),
       ).toBe(0);
-      expect(out).toEqual([String(want)]);
+      expect(out).toEqual([json ? JSON.stringify({ data: want }) : String(want)]);
     },
   );
 });

@@ -79,7 +79,39 @@ describe('the document', () => {
     // The contract's paths and everything else are the same with or without the extension.
     for (const o of OPERATIONS.filter(isContract)) expect(contract.paths[o.path]).toEqual(doc.paths[o.path]);
     expect(contract.components).toEqual(doc.components);
-    expect(contract['x-any-request']).toEqual(doc['x-any-request']);
+    // Any request's answers too, but for the 400, which may name the border routes' parameters.
+    const { 400: anyBad, ...anyRest } = doc['x-any-request'];
+    const { 400: contractBad, ...contractRest } = contract['x-any-request'];
+    expect(contractRest).toEqual(anyRest);
+    expect(contractBad).toEqual({ $ref: '#/components/responses/BadRequest' });
+    expect(JSON.stringify(anyBad)).toMatch(/"maxKm","layer","radiusM"/);
+    expect(JSON.stringify(contract)).not.toMatch(/maxKm|radiusM/);
+  });
+
+  it('documents the border routes as extensions: their query parameters, their JSON answers, a 404 for the nearest only', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument()));
+    const border = OPERATIONS.filter((o) => o.extension === '@geolookup/borders');
+    expect(border.map((o) => o.id)).toEqual([
+      'distanceToBorder',
+      'nearestCountry',
+      'nearestSubdivision',
+      'regionsWithin',
+    ]);
+    for (const o of border) {
+      const get = doc.paths[o.path].get;
+      expect(get.tags, o.id).toEqual(['extensions']);
+      expect(get.description).toMatch(/@geolookup\/borders is installed/);
+      const query = get.parameters.filter((p: { in: string }) => p.in === 'query');
+      expect(query.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual(
+        o.params!.map((p) => [p.name, p.required]),
+      );
+      expect(Object.keys(get.responses[200].content)).toEqual(['application/json']);
+      expect(Object.keys(get.responses).includes('404'), o.id).toBe(o.answer === 'nearest');
+      const fields =
+        get.responses[400].content['application/problem+json'].schema.allOf[0].oneOf[0].properties.errors.propertyNames
+          .enum;
+      expect(fields).toEqual(['latitude', 'longitude', 'coordinates', ...o.params!.map((p) => p.name)]);
+    }
   });
 
   it('describes the routes of the route table, the key scheme and the rate-limit headers', () => {
@@ -131,14 +163,18 @@ describe('the answers of the server tests are checked against the document', () 
       '/geo/country/FRA/isInCountry?latitude=48.8566&longitude=2.3522',
       '/geo/subdivision/FR-IDF/isInSubdivision?latitude=48.8566&longitude=2.3522',
       '/geo/timezone/fromGps/48.8566,2.3522',
+      '/geo/border/distance/fromGps/51.4416,4.9268?maxKm=5&layer=subdivision',
+      '/geo/country/nearest/fromGps/52.6,4.0',
+      '/geo/subdivision/nearest/fromGps/-16.8,180?maxKm=10',
+      '/geo/regions/within/fromGps/36.0,-5.5?radiusM=20000',
     ];
     expect(paths).toHaveLength(OPERATIONS.length);
-    for (const path of paths) {
+    for (const [i, path] of paths.entries()) {
       const ok = await get(port, path);
       expect(ok.status).toBe(200);
       expect((await request(port, path, { 'X-API-Key': KEY }, 'HEAD')).status).toBe(200);
-      // The time-zone route's ETag names its own dataset (server.etag: the contract's routes).
-      if (path.startsWith('/geo/timezone/')) expect(ok.headers.etag).not.toBe(server.etag);
+      // An extension's ETag names its own dataset (server.etag: the contract's routes).
+      if (OPERATIONS[i].extension) expect(ok.headers.etag).not.toBe(server.etag);
       else expect(ok.headers.etag).toBe(server.etag);
       expect((await get(port, path, KEY, { 'If-None-Match': ok.headers.etag })).status).toBe(304);
     }

@@ -1,5 +1,7 @@
 // The client's cache contract and the built-in in-memory LRU cache.
 
+import type { Answer } from '../../../src/operations.js';
+
 /** Anything that may or may not be a promise: custom caches can be synchronous or asynchronous. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -15,8 +17,11 @@ export interface ClientCache {
   clear(): MaybePromise<unknown>;
 }
 
-/** What the client stores per key: an answer or a "not found", with its own expiry (epoch ms). */
-export type CachedAnswer = { data: string | boolean; expiresAt: number } | { notFound: string; expiresAt: number };
+/**
+ * What the client stores per key: an answer (a code, a boolean, a time zone; from the border
+ * operations, metres or null, or a plain object) or a "not found", with its own expiry (epoch ms).
+ */
+export type CachedAnswer = { data: Answer; expiresAt: number } | { notFound: string; expiresAt: number };
 
 interface Slot<V> {
   value: V;
@@ -83,20 +88,31 @@ function micro(value: unknown): string | null {
 }
 
 /**
- * Cache key: operation, code, and both coordinates rounded to 6 decimal places (about 0.11 m).
- * Null for input the service will reject (nothing to cache: a 400 is never stored).
+ * Cache key: operation, code, and both coordinates rounded to 6 decimal places (about 0.11 m);
+ * then the named parameters given (`params`, in the operation's order), a number and its decimal
+ * text alike. Null for input the service will reject (nothing to cache: a 400 is never stored).
  */
 export function cacheKey(
   operation: string,
   code: string | undefined,
   latitude: unknown,
   longitude: unknown,
+  params?: Readonly<Record<string, unknown>>,
 ): string | null {
   const lat = micro(latitude);
   const lon = micro(longitude);
   if (lat === null || lon === null) return null;
   if (code !== undefined && typeof code !== 'string') return null;
-  return `geolookup:${operation}:${code ?? ''}:${lat},${lon}`;
+  let named = '';
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value === undefined) continue;
+    const n =
+      typeof value === 'number' ? value : typeof value === 'string' && DECIMAL.test(value) ? Number(value) : NaN;
+    if (typeof value !== 'string' && !Number.isFinite(n)) return null;
+    const text = Number.isFinite(n) ? String(n + 0) : (value as string);
+    named += `${named === '' ? '?' : '&'}${name}=${encodeURIComponent(text)}`;
+  }
+  return `geolookup:${operation}:${code ?? ''}:${lat},${lon}${named}`;
 }
 
 /** A stored value of the right shape that has not expired, else null. */
@@ -104,7 +120,8 @@ export function readAnswer(value: unknown, now: number): CachedAnswer | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
   if (typeof v.expiresAt !== 'number' || !(v.expiresAt > now)) return null;
-  if (typeof v.data === 'string' || typeof v.data === 'boolean') return v as CachedAnswer;
+  // The answer's shape for its operation is the client's to check (client.ts, cachedData).
+  if ('data' in v && v.data !== undefined) return v as CachedAnswer;
   if (typeof v.notFound === 'string') return v as CachedAnswer;
   return null;
 }

@@ -2,7 +2,7 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import { AuthenticationError, GeoLookupError, NotFoundError } from '../../../src/lookup/errors.js';
+import { AuthenticationError, DataError, NotFoundError, ValidationError } from '../../../src/lookup/errors.js';
 import type { GeoLookup } from '../../../src/lookup/engine.js';
 import {
   type Answer,
@@ -11,6 +11,8 @@ import {
   type Operation,
   type OperationTarget,
 } from '../../../src/operations.js';
+import { accept, cachedData, parseData } from './answers.js';
+import { type Params, path, tableParams } from './request-url.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
 import { loadEmbeddedEngine, loadExtension } from './embedded.js';
 import { NetworkError, TimeoutError } from './errors.js';
@@ -118,19 +120,45 @@ type Call = (
   code: string | undefined,
   lat: Coordinate,
   lon: Coordinate,
+  params?: Params,
 ) => Promise<ClientResult<Answer>>;
 
-/** The client's method for each operation of the table: (lat, lon), or (code, lat, lon). */
+/**
+ * The client's method for each operation of the table: (lat, lon), (code, lat, lon), or with
+ * named parameters, (lat, lon, required) or (lat, lon, options?) as Operation['params'] says.
+ */
 function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {
   const methods: Record<string, unknown> = {};
   for (const op of OPERATIONS) {
+    const required = op.params?.find((p) => p.required);
     methods[op.id] =
-      op.code === null
-        ? (lat: Coordinate, lon: Coordinate) => call(op, undefined, lat, lon)
-        : (code: string, lat: Coordinate, lon: Coordinate) => call(op, code, lat, lon);
+      op.code !== null
+        ? (code: string, lat: Coordinate, lon: Coordinate) => call(op, code, lat, lon)
+        : op.params === undefined
+          ? (lat: Coordinate, lon: Coordinate) => call(op, undefined, lat, lon)
+          : required
+            ? (lat: Coordinate, lon: Coordinate, value: unknown) =>
+                call(op, undefined, lat, lon, { [required.name]: value })
+            : async (lat: Coordinate, lon: Coordinate, options?: unknown) =>
+                call(op, undefined, lat, lon, optionsOf(options));
   }
   return methods as unknown as Pick<GeoLookupClient, Operation['id']>;
 }
+
+/**
+ * The options object as the named parameters: undefined or an object (its own properties); anything
+ * else is passed on whole, for the library (offline) or the server (remote) to refuse.
+ */
+function optionsOf(options: unknown): Params | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new ValidationError(`The options must be an object such as { maxKm: 10 }, got ${describe(options)}.`, {
+      options: [`options must be an object, got ${describe(options)}`],
+    });
+  return options as Params;
+}
+
+const describe = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 function defaultLogger(message: string): void {
   const proc = (
@@ -195,38 +223,6 @@ function apiKeyProblem(apiKey: unknown): string | null {
   return null;
 }
 
-/** Decimal notation the service accepts: never an exponent (1e-7 → 0.0000001). */
-function formatCoordinate(value: unknown): string {
-  if (typeof value === 'number') {
-    const s = String(value);
-    if (!/e/i.test(s) || !Number.isFinite(value) || Math.abs(value) >= 1e21) return s;
-    return value.toFixed(20).replace(/\.?0+$/, '');
-  }
-  return String(value);
-}
-
-/** The operation's route with its parameters filled in: the pair in the path, or the code in the path and the pair in the query. */
-function path(op: Operation, code: string | undefined, lat: unknown, lon: unknown): string {
-  const enc = (v: unknown) => encodeURIComponent(formatCoordinate(v));
-  if (op.code === null) return op.path.replace('{latitude},{longitude}', `${enc(lat)},${enc(lon)}`);
-  return `${op.path.replace(`{${op.code}}`, encodeURIComponent(String(code)))}?latitude=${enc(lat)}&longitude=${enc(lon)}`;
-}
-
-/** A code (ISO 3166 or a custom zone code), or an IANA time-zone name (Area/Location, Etc/GMT+5). */
-const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-const TIME_ZONE = /^[A-Za-z][A-Za-z0-9_+-]{0,62}(?:\/[A-Za-z0-9_+-]{1,62}){0,3}$/;
-
-function parseData(op: Operation, body: string): string | boolean {
-  const text = body.trim();
-  if (op.answer === 'boolean') {
-    if (text === 'true') return true;
-    if (text === 'false') return false;
-  } else if ((op.answer === 'timezone' ? TIME_ZONE : CODE).test(text)) {
-    return text;
-  }
-  throw new GeoLookupError(`Unexpected response body for ${op.id}: ${JSON.stringify(text.slice(0, 80))}`, 502);
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function describeCause(err: unknown): string {
@@ -265,9 +261,12 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   const extension = (op: Operation & { extension: string }): Promise<OperationTarget> => {
     let loaded = extensions.get(op.extension);
     if (loaded === undefined) {
-      loaded = loadExtension(op).catch((err: unknown) => {
-        extensions.delete(op.extension); // retried on the next call (e.g. installed since)
-        throw adoptEngineError(err);
+      // A package measuring on the lookup dataset pairs with the engine given, else uses its own (the embedded one).
+      loaded = loadExtension(op, source === undefined ? undefined : engine).catch((err: unknown) => {
+        const adopted = adoptEngineError(err);
+        // Retried on the next call (e.g. installed since); an engine that does not pair never will.
+        if (!(adopted instanceof DataError)) extensions.delete(op.extension);
+        throw adopted;
       });
       extensions.set(op.extension, loaded);
     }
@@ -283,7 +282,7 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   }
   return {
     mode: 'offline',
-    ...operationMethods((op, code, lat, lon) => run(op, (e) => callOperation(e, op, code, lat, lon))),
+    ...operationMethods((op, code, lat, lon, params) => run(op, (e) => callOperation(e, op, code, lat, lon, params))),
     clearCache: async () => {},
   };
 }
@@ -376,14 +375,14 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   }
 
   /** One HTTP exchange, body included, within the timeout. */
-  async function send(url: string): Promise<{ response: Response; body: string }> {
+  async function send(url: string, accept: string): Promise<{ response: Response; body: string }> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new DOMException(`No response within ${timeout} ms`, 'TimeoutError'));
     }, timeout);
-    const headers: Record<string, string> = { Accept: 'text/plain, application/problem+json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (apiKey !== undefined) headers[HEADERS.apiKey] = apiKey;
     try {
       const response = await fetchImpl(url, { method: 'GET', headers, signal: controller.signal, redirect: 'error' });
@@ -398,9 +397,9 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   }
 
   /** Sends with retries on 429 and 5xx; resolves with the 200 body and its rate-limit headers, rejects with the mapped error. */
-  async function request(url: string): Promise<{ body: string; rateLimit: RateLimitInfo }> {
+  async function request(url: string, accept: string): Promise<{ body: string; rateLimit: RateLimitInfo }> {
     for (let attempt = 0; ; attempt++) {
-      const { response, body } = await send(url);
+      const { response, body } = await send(url, accept);
       const rateLimit = parseRateLimit(response.headers);
       lastRateLimit = rateLimit;
       if (response.status === 200) return { body, rateLimit };
@@ -415,20 +414,23 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     }
   }
 
-  async function lookup<T extends string | boolean>(
+  async function lookup(
     op: Operation,
     code: string | undefined,
     lat: Coordinate,
     lon: Coordinate,
-  ): Promise<ClientResult<T>> {
+    given?: Params,
+  ): Promise<ClientResult<Answer>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
-    const key = cache ? cacheKey(op.id, code, lat, lon) : null;
+    const params = given && tableParams(op, given);
+    const key = cache ? cacheKey(op.id, code, lat, lon, params) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));
       const hit = readAnswer(stored, Date.now());
-      if (hit) {
+      const cached = hit && 'data' in hit ? cachedData(op, hit.data) : null;
+      if (hit && (cached === null || cached.ok)) {
         if ('notFound' in hit) throw new NotFoundError(hit.notFound);
-        return { data: hit.data as T, rateLimit: { ...lastRateLimit } };
+        return { data: cached!.data, rateLimit: { ...lastRateLimit } };
       }
       // Expired or foreign entry (a custom cache may ignore the ttl): drop it.
       if (stored !== undefined && stored !== null) await cacheCall('remove', () => cache!.remove(key));
@@ -445,13 +447,17 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     let body: string;
     let rateLimit: RateLimitInfo;
     try {
-      ({ body, rateLimit } = await request(base + path(op, code, lat, lon)));
+      ({ body, rateLimit } = await request(base + path(op, code, lat, lon, params), accept(op)));
     } catch (err) {
       if (err instanceof NotFoundError) await store({ notFound: err.message, expiresAt: Date.now() + cacheTtl });
       throw err;
     }
-    const data = parseData(op, body) as T;
-    await store({ data, expiresAt: Date.now() + cacheTtl });
+    const data = parseData(op, body);
+    // The caller may change an object answer: the cache keeps its own copy.
+    await store({
+      data: typeof data === 'object' && data !== null ? structuredClone(data) : data,
+      expiresAt: Date.now() + cacheTtl,
+    });
     return { data, rateLimit };
   }
 

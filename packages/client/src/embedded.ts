@@ -44,10 +44,24 @@ export async function loadEmbeddedEngine(): Promise<GeoLookup> {
 }
 
 /**
- * The Node entry of the package answering `op`, an operation beyond the service's contract: it
- * answers from its own dataset, whatever `engine` the client was given.
+ * The packages whose answers are measured on the lookup dataset: their functions making their
+ * lookup over a given GeoLookup, and naming their data file.
  */
-export async function loadExtension(op: Operation & { extension: string }): Promise<OperationTarget> {
+const PAIRED: Record<string, { create: string; dataPath: string }> = {
+  '@geolookup/borders': { create: 'createBorderLookup', dataPath: 'bordersDataPath' },
+};
+
+/**
+ * What answers `op`, an operation beyond the service's contract: the Node entry of its package,
+ * which answers from its own dataset (@geolookup/timezones, whatever the engine). A package that
+ * measures on the lookup dataset (@geolookup/borders) is paired with `engine` when the client was
+ * given one (its DataError when they do not pair: the lite dataset), else uses its own pair on the
+ * embedded dataset.
+ */
+export async function loadExtension(
+  op: Operation & { extension: string },
+  engine?: () => Promise<GeoLookup>,
+): Promise<OperationTarget> {
   const pkg = op.extension;
   if (!isNode()) {
     throw new GeoLookupError(
@@ -56,10 +70,14 @@ export async function loadExtension(op: Operation & { extension: string }): Prom
     );
   }
   const specifier = pkg;
-  return importPackage<OperationTarget>(
+  const mod = await importPackage<OperationTarget & Record<string, unknown>>(
     specifier,
     (missing) =>
       `The offline client's ${op.id} needs the ${missing} package` +
       `${missing === pkg ? ' (an extension, beyond the service contract)' : ''}: npm install ${missing}`,
   );
+  const pair = PAIRED[pkg];
+  if (pair === undefined || engine === undefined) return mod;
+  const create = mod[pair.create] as (o: { geo: GeoLookup; data: string }) => OperationTarget;
+  return create({ geo: await engine(), data: (mod[pair.dataPath] as () => string)() });
 }

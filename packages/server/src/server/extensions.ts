@@ -6,18 +6,33 @@
 // The package is required when a server is created, by a variable specifier (bundlers and tsup
 // leave it alone) and as CommonJS (createServer stays synchronous; Node caches it, one copy per
 // process). Its dataset loads on its first lookup, the package's own rule, so a server never asked
-// for a time zone never reads it.
+// for a time zone never reads it. A package that measures on the lookup dataset (@geolookup/borders)
+// answers from its own pair on the embedded dataset; over any other dataset the server pairs it
+// with that one when created, and has none of its routes where they do not pair (the lite dataset).
 
 import { createRequire } from 'node:module';
-import { type GeoLookup, OPERATIONS, type Operation, type OperationTarget } from 'geolookup';
+import { DataError, type GeoLookup, OPERATIONS, type Operation, type OperationTarget } from 'geolookup';
 import { datasetEtag } from './responses.js';
 
 export type Extension = NonNullable<Operation['extension']>;
 
-/** Every extension package, each with its function answering its dataset's metadata (the ETag's source). */
-const PACKAGES: Record<Extension, { datasetInfo: string }> = {
+interface Package {
+  /** Its function answering its dataset's metadata (the ETag's source). */
+  datasetInfo: string;
+  /**
+   * A package whose answers are measured on the lookup dataset: its functions making its lookup over
+   * a given GeoLookup (answering `meta`) and naming its data file.
+   */
+  pair?: { create: string; dataPath: string };
+}
+
+/** Every extension package. */
+const PACKAGES: Record<Extension, Package> = {
   '@geolookup/timezones': { datasetInfo: 'timeZoneDatasetInfo' },
-  '@geolookup/borders': { datasetInfo: 'bordersDatasetInfo' },
+  '@geolookup/borders': {
+    datasetInfo: 'bordersDatasetInfo',
+    pair: { create: 'createBorderLookup', dataPath: 'bordersDataPath' },
+  },
 };
 
 export const EXTENSIONS = Object.keys(PACKAGES) as readonly Extension[];
@@ -52,33 +67,65 @@ function load(pkg: Extension): Record<string, unknown> | null {
   }
 }
 
-/** The operations a server over `geo` (whose answers carry `etag`) answers. */
-export function loadOperations(geo: GeoLookup, etag: string): Operations {
-  const modules = new Map<Extension, Record<string, unknown> | null>();
-  const moduleOf = (pkg: Extension) => {
-    if (!modules.has(pkg)) modules.set(pkg, load(pkg));
-    return modules.get(pkg)!;
-  };
-  const targets = OPERATIONS.map((op): OperationTarget | null => {
-    if (op.extension === undefined) return geo;
-    const mod = moduleOf(op.extension);
-    if (mod === null) return null;
-    if (typeof mod[op.id] !== 'function' || typeof mod[PACKAGES[op.extension].datasetInfo] !== 'function')
-      throw new Error(`${op.extension} has no ${op.id}: install the version made for this @geolookup/server`);
-    return mod as unknown as OperationTarget;
-  });
-  const extensions = EXTENSIONS.filter((pkg) => OPERATIONS.some((op, i) => op.extension === pkg && targets[i]));
+/** What answers a package's operations, and its dataset's metadata; null: no such routes. */
+interface Loaded {
+  target: OperationTarget;
+  info: () => unknown;
+}
+
+/**
+ * The package's operations on this server. `embedded`: the server answers from the embedded
+ * dataset, the one a paired package's own lookup measures on; otherwise such a package is paired
+ * with `geo` now, and a pair it refuses (DataError: the lite dataset, another dataset) is logged
+ * and leaves the server without its routes.
+ */
+function loadPackage(pkg: Extension, geo: GeoLookup, embedded: boolean, log: (line: string) => void): Loaded | null {
+  const mod = load(pkg);
+  if (mod === null) return null;
+  const { datasetInfo, pair } = PACKAGES[pkg];
+  for (const name of [datasetInfo, ...OPERATIONS.filter((op) => op.extension === pkg).map((op) => op.id)])
+    if (typeof mod[name] !== 'function')
+      throw new Error(`${pkg} has no ${name}: install the version made for this @geolookup/server`);
+  if (pair === undefined || embedded)
+    return { target: mod as unknown as OperationTarget, info: mod[datasetInfo] as () => unknown };
+  const create = mod[pair.create] as (o: { geo: GeoLookup; data: string }) => OperationTarget & { meta: unknown };
+  try {
+    const target = create({ geo, data: (mod[pair.dataPath] as () => string)() });
+    return { target, info: () => target.meta };
+  } catch (e) {
+    if (!(e instanceof DataError)) throw e;
+    log(`geolookup: ${pkg} is installed but not served over this dataset: ${e.message}`);
+    return null;
+  }
+}
+
+/**
+ * The operations a server over `geo` (whose answers carry `etag`) answers; `embedded`: `geo` is
+ * the embedded world dataset (no `data` or `lookup` option, no $GEOLOOKUP_DATA: state.ts).
+ */
+export function loadOperations(
+  geo: GeoLookup,
+  etag: string,
+  embedded = true,
+  log: (line: string) => void = () => {},
+): Operations {
+  const loaded = new Map(
+    EXTENSIONS.filter((pkg) => OPERATIONS.some((op) => op.extension === pkg)).map((pkg) => [
+      pkg,
+      loadPackage(pkg, geo, embedded, log),
+    ]),
+  );
+  const targets = OPERATIONS.map((op) =>
+    op.extension === undefined ? geo : (loaded.get(op.extension)?.target ?? null),
+  );
+  const extensions = EXTENSIONS.filter((pkg) => loaded.get(pkg));
   const etags = OPERATIONS.map((op) => (op.extension === undefined ? etag : ''));
   return {
     targets,
     extensions,
     etag(op) {
       let tag = etags[op];
-      if (tag === '') {
-        const pkg = OPERATIONS[op].extension!;
-        const info = moduleOf(pkg)![PACKAGES[pkg].datasetInfo] as () => unknown;
-        tag = etags[op] = datasetEtag({ meta: info() });
-      }
+      if (tag === '') tag = etags[op] = datasetEtag({ meta: loaded.get(OPERATIONS[op].extension!)!.info() });
       return tag;
     },
   };

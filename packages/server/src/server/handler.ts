@@ -13,7 +13,7 @@ import { observeRequest } from './observe.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
 import { readHeaders, type RequestHeaders } from './request-headers.js';
 import { ALLOW, etagMatches, problem, rateHeaders, sendAnswer, sendNotModified, sendProblem } from './responses.js';
-import { answer, routeOf, UnknownRouteError } from './routes.js';
+import { ANSWER_TYPES, answer, routeOf, UnknownRouteError } from './routes.js';
 import type { Client, ServerState } from './state.js';
 
 /** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
@@ -140,5 +140,5 @@ function respond(
   }
   const etag = state.operations.etag(route);
   if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, etag)) sendNotModified(state, res, client, grant, etag);
-  else sendAnswer(state, res, client, grant, body, etag);
+  else sendAnswer(state, res, client, grant, body, etag, ANSWER_TYPES[route]);
 }

@@ -8,8 +8,8 @@ type Json = Record<string, unknown>;
 
 const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 
-/** The field names a 400 lists problems under (routes.ts). */
-const FIELDS = ['latitude', 'longitude', 'countryCode', 'subdivisionCode', 'coordinates'];
+/** The field names a 400 of the contract's routes lists problems under (routes.ts). */
+export const FIELDS: readonly string[] = ['latitude', 'longitude', 'countryCode', 'subdivisionCode', 'coordinates'];
 
 /** A problem record of one `type` URI with its own members; no other members allowed. */
 function problemKind(type: string, extra: Json = {}, required: string[] = []): Json {
@@ -19,6 +19,23 @@ function problemKind(type: string, extra: Json = {}, required: string[] = []): J
     required,
     unevaluatedProperties: false,
   };
+}
+
+/** A 400's problem record, listing problems under these field names. */
+export function validationProblem(fields: readonly string[]): Json {
+  return problemKind(
+    PROBLEM_TYPES.validation,
+    {
+      status: { const: 400 },
+      errors: {
+        description: 'Every bad field with its messages (a path pair without one comma: `coordinates`).',
+        type: 'object',
+        propertyNames: { enum: fields },
+        additionalProperties: { type: 'array', minItems: 1, items: { type: 'string' } },
+      },
+    },
+    ['errors'],
+  );
 }
 
 const SCHEMAS: Json = {
@@ -34,19 +51,7 @@ const SCHEMAS: Json = {
     },
   },
   GeneralProblem: problemKind(PROBLEM_TYPES.general),
-  ValidationProblem: problemKind(
-    PROBLEM_TYPES.validation,
-    {
-      status: { const: 400 },
-      errors: {
-        description: 'Every bad field with its messages (a path pair without one comma: `coordinates`).',
-        type: 'object',
-        propertyNames: { enum: FIELDS },
-        additionalProperties: { type: 'array', minItems: 1, items: { type: 'string' } },
-      },
-    },
-    ['errors'],
-  ),
+  ValidationProblem: validationProblem(FIELDS),
   AuthenticationProblem: problemKind(PROBLEM_TYPES.authentication, { status: { const: 401 } }),
   NotFoundProblem: problemKind(PROBLEM_TYPES.notFound, { status: { const: 404 } }),
   RateLimitProblem: problemKind(
@@ -109,18 +114,22 @@ function generalRefusal(status: number, description: string, headers: Json = {})
   return problemResponse(status, description, 'GeneralProblem', headers);
 }
 
-/** 400: a validation problem, or malformed HTTP (general type). */
-const BAD_REQUEST_SCHEMA: Json = {
-  oneOf: [ref('schemas', 'ValidationProblem'), ref('schemas', 'GeneralProblem')],
-};
+/**
+ * 400: a validation problem, or malformed HTTP (general type). `fields`: an operation's own field
+ * names (its named parameters), else those of components/schemas/ValidationProblem.
+ */
+export function badRequest(fields?: readonly string[]): Json {
+  const validation = fields ? validationProblem(fields) : ref('schemas', 'ValidationProblem');
+  return problemResponse(
+    400,
+    `Bad ${fields ? 'coordinates or parameters' : 'coordinates or code'} (every bad field listed; rate-limit headers as on any answer to an identified client), or malformed HTTP.`,
+    { oneOf: [validation, ref('schemas', 'GeneralProblem')] },
+    rateHeaders(false),
+  );
+}
 
 const RESPONSES: Json = {
-  BadRequest: problemResponse(
-    400,
-    'Bad coordinates or code (every bad field listed; rate-limit headers as on any answer to an identified client), or malformed HTTP.',
-    BAD_REQUEST_SCHEMA,
-    rateHeaders(false),
-  ),
+  BadRequest: badRequest(),
   Unauthorized: problemResponse(
     401,
     'No X-API-Key, or a bad one.',

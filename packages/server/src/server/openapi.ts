@@ -3,10 +3,19 @@
 // docs/openapi.json is this document for the default settings (test/integration/server-openapi.test.ts
 // checks it is current, and that every response the server tests receive conforms to it).
 
-import { PROBLEM } from './responses.js';
+import { JSON_TYPE, PROBLEM } from './responses.js';
 import { CORS } from './cors.js';
-import { COMPONENTS, header, problemResponse, rateHeaders, response } from './openapi-components.js';
-import { OPERATIONS, type Operation } from 'geolookup';
+import {
+  badRequest,
+  COMPONENTS,
+  FIELDS,
+  header,
+  problemResponse,
+  rateHeaders,
+  response,
+} from './openapi-components.js';
+import { OPERATIONS, type Operation, type Param } from 'geolookup';
+import { isJsonAnswer } from './routes.js';
 import { EXTENSIONS, type Extension } from './extensions.js';
 import type { ServerState } from './state.js';
 
@@ -48,7 +57,72 @@ const CUSTOM_CODE = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$';
 const TIME_ZONE = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$';
 const EXTENSIONS_TAG = 'extensions';
 
+const ALPHA3: Json = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3, e.g. FRA.' };
+const ISO_3166_2: Json = {
+  type: 'string',
+  pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$',
+  description: 'ISO 3166-2, e.g. FR-75C.',
+};
+const METRES: Json = { type: 'number', minimum: 0 };
+
+/** A region and its distance: the border operations measure on the ISO world dataset, whatever `codes` says. */
+function region(code: Json): Json {
+  return {
+    type: 'object',
+    required: ['code', 'distanceM'],
+    additionalProperties: false,
+    properties: {
+      code,
+      distanceM: { ...METRES, description: '0 when the point is in it, else metres to its nearest edge (WGS 84).' },
+    },
+  };
+}
+
+/** The JSON answers of the border operations (@geolookup/borders). */
+function jsonAnswerSchema(op: Operation): Json {
+  if (op.answer === 'distance')
+    return {
+      type: ['number', 'null'],
+      minimum: 0,
+      description: 'Metres to the nearest change of answer; null: none within maxKm.',
+      examples: [17.8, null],
+    };
+  if (op.answer === 'nearest') return region(op.id === 'nearestCountry' ? ALPHA3 : ISO_3166_2);
+  const list = (code: Json, what: string): Json => ({
+    type: 'array',
+    items: region(code),
+    description: `Every ${what} whose area lies within the circle, nearest first (ties by code).`,
+  });
+  return {
+    type: 'object',
+    required: ['countries', 'subdivisions'],
+    additionalProperties: false,
+    properties: { countries: list(ALPHA3, 'country'), subdivisions: list(ISO_3166_2, 'subdivision') },
+  };
+}
+
+/** @geolookup/borders's MAX_RADIUS_KM and DEFAULT_MAX_KM (test/integration/server-borders.test.ts). */
+export const BORDER_LIMITS = { maxKm: 500, defaultMaxKm: 50 } as const;
+
+/** A named parameter of the table (Operation['params']) in the query. */
+function queryParameter(p: Param): Json {
+  const max = p.name === 'radiusM' ? BORDER_LIMITS.maxKm * 1000 : BORDER_LIMITS.maxKm;
+  const schema =
+    p.kind === 'layer'
+      ? { type: 'string', enum: ['country', 'subdivision'], default: 'country' }
+      : {
+          type: 'number',
+          minimum: 0,
+          maximum: max,
+          ...(p.name === 'maxKm' ? { default: BORDER_LIMITS.defaultMaxKm } : {}),
+        };
+  const decimal = p.kind === 'number' ? ' A decimal number: digits with an optional point; no exponent.' : '';
+  const summary = p.summary[0].toUpperCase() + p.summary.slice(1);
+  return { name: p.name, in: 'query', required: p.required, description: `${summary}.${decimal}`, schema };
+}
+
 function answerSchema(op: Operation, codes: OpenApiSettings['codes']): Json {
+  if (isJsonAnswer(op)) return jsonAnswerSchema(op);
   if (op.answer === 'boolean') return { type: 'string', enum: ['true', 'false'] };
   // Time zones come from the extension's own dataset, whatever codes the server's dataset uses.
   if (op.answer === 'timezone')
@@ -91,6 +165,7 @@ function codeParameter(name: 'countryCode' | 'subdivisionCode', codes: OpenApiSe
 
 const NOT_FOUND =
   'No country or subdivision at the point (a cacheable answer), an unknown code, or a path that is no route.';
+const NO_NEAREST = 'No region at the point nor within maxKm of it (a cacheable answer), or a path that is no route.';
 
 /** What the document says of an operation beyond the contract. */
 function extensionNote(pkg: Extension): Json {
@@ -106,27 +181,34 @@ function extensionNote(pkg: Extension): Json {
 function operation(op: Operation, s: OpenApiSettings): Json {
   const parameters = op.code
     ? [codeParameter(op.code, s.codes), coordinate('latitude', 'query'), coordinate('longitude', 'query')]
-    : [coordinate('latitude', 'path'), coordinate('longitude', 'path')];
+    : [coordinate('latitude', 'path'), coordinate('longitude', 'path'), ...(op.params ?? []).map(queryParameter)];
   const cached = { ...header('Cache-Control'), ...header('ETag') };
-  // Every valid point has a time zone (Etc/GMT±N at sea): that operation answers no 404.
+  // Every valid point has a time zone (Etc/GMT±N at sea); a distance past maxKm is null, an empty
+  // circle has empty lists: only the nearest region may be none (404).
   const notFound =
-    op.answer === 'timezone'
+    op.answer === 'timezone' || op.answer === 'distance' || op.answer === 'regions'
       ? {}
       : {
-          404: problemResponse(404, NOT_FOUND, 'NotFoundProblem', { ...rateHeaders(true), ...header('ETag', false) }),
+          404: problemResponse(404, op.answer === 'nearest' ? NO_NEAREST : NOT_FOUND, 'NotFoundProblem', {
+            ...rateHeaders(true),
+            ...header('ETag', false),
+          }),
         };
+  const json = isJsonAnswer(op);
   return {
     ...(op.extension ? extensionNote(op.extension) : {}),
     operationId: op.id,
     parameters,
     responses: {
       200: {
-        description: 'The answer, as plain text (not JSON).',
+        description: json ? 'The answer, as JSON.' : 'The answer, as plain text (not JSON).',
         headers: { ...rateHeaders(true), ...cached },
-        content: { [TEXT]: { schema: answerSchema(op, s.codes) } },
+        content: { [json ? JSON_TYPE : TEXT]: { schema: answerSchema(op, s.codes) } },
       },
       304: { description: 'If-None-Match named the ETag.', headers: { ...rateHeaders(true), ...cached } },
-      400: response('BadRequest'),
+      400: op.params
+        ? badRequest(['latitude', 'longitude', 'coordinates', ...op.params.map((p) => p.name)])
+        : response('BadRequest'),
       401: response('Unauthorized'),
       ...notFound,
       414: response('UriTooLong'),
@@ -164,8 +246,13 @@ function openPaths(s: OpenApiSettings): Json {
   return paths;
 }
 
-/** Answers any request can get, whatever its path and method, before it reaches an operation. */
+/**
+ * Answers any request can get, whatever its path and method, before it reaches an operation. A
+ * path that fits no template (a pair without its comma) may still be a route's: its 400 may name
+ * any documented operation's parameter.
+ */
 function anyRequest(s: OpenApiSettings): Json {
+  const paramNames = [...new Set(documented(s).flatMap((op) => (op.params ?? []).map((p) => p.name as string)))];
   const preflightHeaders: [string, Json][] = [
     ['Access-Control-Allow-Origin', { type: 'string' }],
     ['Access-Control-Allow-Methods', { const: CORS.allowMethods }],
@@ -177,7 +264,7 @@ function anyRequest(s: OpenApiSettings): Json {
       description: 'CORS preflight (OPTIONS) from a listed origin.',
       headers: Object.fromEntries(preflightHeaders.map(([name, schema]) => [name, { required: true, schema }])),
     },
-    400: response('BadRequest'),
+    400: paramNames.length ? badRequest([...FIELDS, ...paramNames]) : response('BadRequest'),
     401: response('Unauthorized'),
     ...(s.hosts ? { 403: problemResponse(403, 'A Host this server does not answer for.', 'GeneralProblem') } : {}),
     404: response('NoSuchPath'),

@@ -1,4 +1,4 @@
-// Response writers: the plain-text answer, 304, RFC 9457 problem+json refusals, the rate-limit
+// Response writers: the answer (plain text, or JSON for the border operations), 304, RFC 9457 problem+json refusals, the rate-limit
 // headers and the dataset ETag. Header order here is the order on the wire.
 
 import { createHash } from 'node:crypto';
@@ -29,6 +29,8 @@ export type Tagged = http.ServerResponse & { [kSent]?: Sent };
 
 export const ALLOW = 'GET, HEAD';
 export const TEXT = 'text/plain; charset=utf-8';
+/** The border operations' answers (numbers, null, objects): JSON is UTF-8, with no charset parameter (RFC 8259). */
+export const JSON_TYPE = 'application/json';
 export const PROBLEM = 'application/problem+json';
 const EXTRA_TITLES: Record<number, string> = {
   403: 'Forbidden',
@@ -129,7 +131,10 @@ export function sendNotModified(
   res.end();
 }
 
-/** 200 with a lookup answer (`etag`: its operation's, extensions.ts): the hot path. */
+/**
+ * 200 with a lookup answer (`type`: its operation's, routes.ts ANSWER_TYPES; `etag`: its
+ * operation's, extensions.ts): the hot path.
+ */
 export function sendAnswer(
   state: ServerState,
   res: http.ServerResponse,
@@ -137,11 +142,12 @@ export function sendAnswer(
   grant: Grant,
   body: string,
   etag: string,
+  type: string = TEXT,
 ): void {
   // One object literal, so every answer's header object has the same shape (throughput: bench/server.ts).
   const headers: http.OutgoingHttpHeaders = {
-    'Content-Type': TEXT,
-    'Content-Length': body.length, // codes, booleans and IANA zone names are ASCII
+    'Content-Type': type,
+    'Content-Length': body.length, // codes, booleans, IANA zone names and the JSON of codes and numbers are ASCII
     'Cache-Control': state.cacheControl,
     ETag: etag,
     'X-RateLimit-Limit': client.quota,

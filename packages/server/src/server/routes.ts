@@ -1,9 +1,11 @@
-// The routes of the service, one per operation of the library's table: URL → library call → plain-text body.
-// Coordinate and code strings go to the library as they are (after percent-decoding),
-// so the HTTP API applies exactly the library's input rules. An operation beyond the contract is
-// a route only on a server that has its package (extensions.ts).
+// The routes of the service, one per operation of the library's table: URL → library call → body,
+// plain text for a code, a boolean or a time zone, JSON for the border operations' numbers, null
+// and objects. Coordinate, code and parameter strings go to the library as they are (after
+// percent-decoding), so the HTTP API applies exactly the library's input rules. An operation
+// beyond the contract is a route only on a server that has its package (extensions.ts).
 
 import {
+  type Answer,
   callOperation,
   coordinateError,
   type FieldErrors,
@@ -14,6 +16,14 @@ import {
   ValidationError,
 } from 'geolookup';
 import type { Operations } from './extensions.js';
+import { JSON_TYPE, TEXT } from './responses.js';
+
+/** Whether an operation's answers are JSON: any answer that is not a code, a boolean or a time zone. */
+export const isJsonAnswer = (op: Operation): boolean =>
+  op.answer === 'distance' || op.answer === 'nearest' || op.answer === 'regions';
+
+/** By OPERATIONS index: the Content-Type of the operation's answers. */
+export const ANSWER_TYPES = OPERATIONS.map((op) => (isJsonAnswer(op) ? JSON_TYPE : TEXT));
 
 /**
  * Each operation's route split at its parameters: a path is the operation's when it starts with
@@ -26,7 +36,16 @@ const ROUTE_PARTS = OPERATIONS.map((op) => ({
   suffix: op.path.slice(op.path.lastIndexOf('}') + 1),
 }));
 
-const ROUTES = OPERATIONS.map((o) => (o.code ? `${o.path}?latitude={latitude}&longitude={longitude}` : o.path));
+const ROUTES = OPERATIONS.map((o) =>
+  o.code
+    ? `${o.path}?latitude={latitude}&longitude={longitude}`
+    : o.params?.some((p) => p.required)
+      ? `${o.path}?${o.params
+          .filter((p) => p.required)
+          .map((p) => `${p.name}={${p.name}}`)
+          .join('&')}`
+      : o.path,
+);
 
 /** The paths answered without a key and counted against no limit (admin.ts answers them). */
 export const OPEN_PATHS = ['/healthz', '/openapi.json', '/metrics'] as const;
@@ -164,6 +183,90 @@ function queryPair(query: string): QueryCoordinates {
   return { lat, lon, extra };
 }
 
+/**
+ * The operation's named parameters from the query string: each at most once, percent-decoded as
+ * the coordinates are; absent ones undefined; other parameters are ignored. `extra`: a repeated
+ * or badly encoded one.
+ */
+function queryParams(op: Operation, query: string): { params: Record<string, string>; extra: FieldErrors } {
+  const params: Record<string, string> = {};
+  const extra: FieldErrors = {};
+  const counts: Record<string, number> = {};
+  const names = op.params!.map((p) => p.name as string);
+  if (query !== '') {
+    for (const part of query.split('&')) {
+      if (part === '') continue;
+      const eq = part.indexOf('=');
+      const name = queryValue(eq === -1 ? part : part.slice(0, eq));
+      if (name === undefined || !names.includes(name)) continue;
+      counts[name] = (counts[name] ?? 0) + 1;
+      const value = queryValue(eq === -1 ? '' : part.slice(eq + 1));
+      if (value === undefined) extra[name] = [`the parameter ${name} has invalid percent-encoding`];
+      else params[name] = value;
+    }
+  }
+  // In the table's order, as the library lists its fields.
+  const ordered: FieldErrors = {};
+  for (const name of names) {
+    const n = counts[name] ?? 0;
+    if (n > 1) ordered[name] = [`the parameter ${name} must be given once, got ${n} values`];
+    else if (extra[name]) ordered[name] = extra[name];
+    if (ordered[name]) delete params[name];
+  }
+  return { params, extra: ordered };
+}
+
+/**
+ * The parameters' problems found by the library, for reporting them along with the point's: the
+ * check runs at a valid stand-in point, so only the parameters can fail. Those in `extra` are
+ * already reported.
+ */
+function paramProblems(geo: OperationTarget, op: Operation, params: Record<string, string>, extra: FieldErrors) {
+  const found: FieldErrors = {};
+  try {
+    callOperation(geo, op, undefined, 0, 0, params);
+  } catch (e) {
+    if (e instanceof ValidationError)
+      for (const p of op.params!) if (e.errors[p.name] && !extra[p.name]) found[p.name] = e.errors[p.name];
+  }
+  return { ...found, ...extra };
+}
+
+/** `e` (bad coordinates) with the parameters' problems too, every bad field in one 400. */
+function withParams(e: ValidationError, problems: FieldErrors): ValidationError {
+  const added = Object.keys(problems).filter((name) => !e.errors[name]);
+  if (added.length === 0) return e;
+  const messages = added.flatMap((name) => problems[name] ?? []).map((m) => `${m[0].toUpperCase() + m.slice(1)}.`);
+  const errors: FieldErrors = { ...e.errors };
+  for (const name of added) errors[name] = problems[name];
+  return new ValidationError(`${e.message} ${messages.join(' ')}`, errors);
+}
+
+/** An operation with named parameters: the point in the path, the parameters in the query. */
+function answerWithParams(geo: OperationTarget, op: Operation, inner: string, query: string): Answer {
+  const { params, extra } = queryParams(op, query);
+  let lat: string | undefined;
+  let lon: string | undefined;
+  try {
+    [lat, lon] = pathPair(inner);
+  } catch (e) {
+    if (e instanceof ValidationError) throw withParams(e, paramProblems(geo, op, params, extra));
+    throw e;
+  }
+  if (Object.keys(extra).length > 0) throw invalid(paramProblems(geo, op, params, extra), lat, lon);
+  try {
+    return callOperation(geo, op, undefined, lat!, lon!, params);
+  } catch (e) {
+    // The library reports a bad point and radius together; a bad layer it finds only at a good point.
+    if (e instanceof ValidationError && op.params!.some((p) => params[p.name] !== undefined && !e.errors[p.name]))
+      throw withParams(e, paramProblems(geo, op, params, extra));
+    throw e;
+  }
+}
+
+/** The answer as its route sends it (ANSWER_TYPES). */
+const body = (op: Operation, result: Answer): string => (isJsonAnswer(op) ? JSON.stringify(result) : String(result));
+
 function codeFromPath(raw: string, field: 'countryCode' | 'subdivisionCode'): { code: string; extra: FieldErrors } {
   const code = decode(raw);
   if (code === undefined) return { code: raw, extra: { [field]: [`${field} has invalid percent-encoding`] } };
@@ -186,7 +289,7 @@ function codeProblems(geo: OperationTarget, op: Operation, code: string): FieldE
 
 /**
  * Answers one request path (without the query) and query string with the server's operations;
- * `route` is routeOf(path, ops) when the caller has it. Returns the plain-text body; throws
+ * `route` is routeOf(path, ops) when the caller has it. Returns the body (ANSWER_TYPES[route]); throws
  * ValidationError (400) or NotFoundError (404).
  */
 export function answer(ops: Operations, path: string, query: string, route = routeOf(path, ops)): string {
@@ -195,9 +298,10 @@ export function answer(ops: Operations, path: string, query: string, route = rou
   const geo = ops.targets[i]!;
   const { op, prefix, suffix } = ROUTE_PARTS[i];
   const inner = path.slice(prefix.length, path.length - suffix.length);
+  if (op.params !== undefined) return body(op, answerWithParams(geo, op, inner, query));
   if (op.code === null) {
     const [lat, lon] = pathPair(inner);
-    return String(callOperation(geo, op, undefined, lat!, lon!));
+    return body(op, callOperation(geo, op, undefined, lat!, lon!));
   }
   const field = op.code;
   const { code, extra: codeExtra } = codeFromPath(inner, field);
@@ -206,7 +310,7 @@ export function answer(ops: Operations, path: string, query: string, route = rou
     const codeErrs = codeExtra[field] ? codeExtra : codeProblems(geo, op, code);
     throw invalid({ ...codeErrs, ...extra }, lat, lon);
   }
-  return String(callOperation(geo, op, code, lat!, lon!));
+  return body(op, callOperation(geo, op, code, lat!, lon!));
 }
 
 /** 404 for a path that is none of the routes (not cacheable, unlike a lookup's 404). */

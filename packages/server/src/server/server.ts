@@ -67,7 +67,8 @@ function httpOptions(options: ServerOptions, state: ServerState): http.ServerOpt
 /**
  * Creates the server (not listening yet). Throws when the keys file, quota file or dataset cannot be
  * read. Serves the operations beyond the contract whose packages are installed beside it
- * (@geolookup/timezones: GET /geo/timezone/fromGps/…; docs/SERVER.md, "Time zones").
+ * (@geolookup/timezones: GET /geo/timezone/fromGps/…; @geolookup/borders: the four border routes,
+ * where they pair with the dataset; docs/SERVER.md, "Time zones", "Borders").
  */
 export function createServer(options: ServerOptions = {}): GeoLookupServer {
   const state = createState(options);

@@ -79,7 +79,9 @@ export function createState(options: ServerOptions): ServerState {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const geo = options.lookup ?? (options.data !== undefined ? createGeoLookup(options.data) : preload());
   const etag = datasetEtag(geo);
-  const operations = loadOperations(geo, etag);
+  // The embedded world dataset, unless $GEOLOOKUP_DATA names another file for preload().
+  const embedded = options.lookup === undefined && options.data === undefined && !process.env.GEOLOOKUP_DATA;
+  const operations = loadOperations(geo, etag, embedded, log);
   const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
   const trusted = trustedProxies(options.trustProxy);
   if (options.redis) checkRedisUrl(options.redis);
