@@ -6,6 +6,7 @@ import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
 import type { BuildConfig } from '../config.js';
 import { resolveAliases } from '../policy/aliases.js';
 import { applyDisputes } from '../policy/disputes.js';
+import { type DeletedCodes, readDeletedCodes } from '../policy/deleted-codes.js';
 import { type DuplicateLog, dropDuplicateParts } from '../policy/duplicates.js';
 import type { FilledHoles } from '../policy/holes.js';
 import { type LandFromAdmin1Log, landFromAdmin1 } from '../policy/land-from-admin1.js';
@@ -30,6 +31,8 @@ export interface Sources {
   countryParts: Part[];
   subdivisionParts: Part[];
   policy: Policy;
+  /** ISO 3166-2 codes no longer current (policy/deleted-codes.json); null for a custom build. */
+  deleted: DeletedCodes | null;
   remapApplied: RemapLog[];
   /** The OSM pack's codes brought to the reference (policy/osm-remap.json), or left out. */
   osmRemapApplied: RemapLog[];
@@ -107,8 +110,9 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const policy = readPolicy(policyDir);
   const iso = config.codes === 'iso';
   const countryFeatures = readGeoJSON(config.countries.path);
+  const deleted = iso ? readDeletedCodes(policyDir) : null;
   const tables = iso
-    ? isoCodeTables(policy.userAssigned)
+    ? isoCodeTables(policy.userAssigned, new Set(Object.keys(deleted!.deleted)))
     : zoneCodeTables(
         countryFeatures,
         config.countries.path,
@@ -137,6 +141,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     countryParts: [...layers.landParts, ...layers.seaParts, ...layers.patchParts],
     subdivisionParts: subdivisionLayer?.parts ?? [],
     policy,
+    deleted,
     remapApplied: subdivisionLayer ? remapApplied(subdivisionLayer.remap) : [],
     osmRemapApplied: subdivisionLayer?.osmRemap ?? [],
     subdivisionSources: subdivisionLayer?.choices ?? [],
