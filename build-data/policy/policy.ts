@@ -26,6 +26,8 @@ export interface Policy {
   osmConflictsReviewed?: Record<string, string>;
   /** Per alpha-2: OSM's outlines (with fills) are reviewed to be the better source whatever the scores say. */
   osmSourceReviewed?: Record<string, string>;
+  /** Codes the build may answer although Debian's iso-codes lacks them (newer than it), each with its reason. */
+  currentNotInIsoCodes?: Record<string, string>;
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
   disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];

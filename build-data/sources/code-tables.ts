@@ -36,8 +36,14 @@ export function isoHierarchy(): Hierarchy {
   return hierarchy;
 }
 
-/** The ISO reference plus the policy's user-assigned codes (Kosovo's XKX). */
-export function isoCodeTables(userAssigned: Record<string, { alpha2: string; name: string }>): CodeTables {
+/**
+ * The ISO reference plus the policy's user-assigned codes (Kosovo's XKX), less the codes ISO no
+ * longer lists (policy/deleted-codes.json: the pinned list still has PK-TA, GH-BA, LU-D …).
+ */
+export function isoCodeTables(
+  userAssigned: Record<string, { alpha2: string; name: string }>,
+  deleted: ReadonlySet<string> = new Set(),
+): CodeTables {
   const countries: CountryInfo[] = iso31661.map((c) => ({
     code: c.alpha3,
     alpha2: c.alpha2,
@@ -47,13 +53,16 @@ export function isoCodeTables(userAssigned: Record<string, { alpha2: string; nam
   for (const [code, u] of Object.entries(userAssigned))
     countries.push({ code, alpha2: u.alpha2, name: u.name, covered: false });
   const { parents } = isoHierarchy();
-  const subdivisions = iso31662.map((s) => ({
-    code: s.code,
-    name: s.name,
-    parent: parents.get(s.code)!,
-    country: s.code.slice(0, 2),
-    covered: false,
-  }));
+  const subdivisions = iso31662
+    .filter((s) => !deleted.has(s.code))
+    .map((s) => ({
+      code: s.code,
+      name: s.name,
+      // A parent ISO deleted (none today) would leave the code hanging: it then hangs from its country.
+      parent: deleted.has(parents.get(s.code)!) ? s.code.slice(0, 2) : parents.get(s.code)!,
+      country: s.code.slice(0, 2),
+      covered: false,
+    }));
   return tables(countries, subdivisions);
 }
 

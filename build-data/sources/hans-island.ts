@@ -23,6 +23,7 @@ export function hansIslandSource(pack: DataPack): SourceInfo {
   return {
     name: `Hans Island 2022 treaty (data pack ${pack.file})`,
     version: '2023-10-02 osm-boundaries via zbycz/which-country',
+    date: '2023-10-02',
     ...osm,
     url: 'https://www.openstreetmap.org/copyright',
     role: 'Hans Island per the 2022 treaty, where no other layer answers',

@@ -4,6 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 export const ISO_CODES_JSON = '/usr/share/iso-codes/json/iso_3166-2.json';
 
@@ -52,5 +53,20 @@ export function isoCodesVersion(): string {
     }).trim();
   } catch {
     return 'unknown';
+  }
+}
+
+/**
+ * The installed package's release date (YYYY-MM-DD) from its Debian changelog's first entry;
+ * undefined where the changelog is not there.
+ */
+export function isoCodesDate(changelog = '/usr/share/doc/iso-codes/changelog.Debian.gz'): string | undefined {
+  try {
+    const text = gunzipSync(readFileSync(changelog)).toString('utf8');
+    const line = /^ -- .*>\s+(.+)$/m.exec(text)?.[1];
+    const date = line ? new Date(line) : null;
+    return date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -7,6 +7,7 @@ import { type BuildConfig, naturalEarthAdmin1Path } from '../config.js';
 import { resolveAliases } from '../policy/aliases.js';
 import { type DisputeLand, disputeLandFromSubdivisions } from '../policy/dispute-land.js';
 import { applyDisputes } from '../policy/disputes.js';
+import { type DeletedCodes, readDeletedCodes } from '../policy/deleted-codes.js';
 import { type DuplicateLog, dropDuplicateParts } from '../policy/duplicates.js';
 import type { FilledHoles } from '../policy/holes.js';
 import { type LandFromAdmin1Log, landFromAdmin1 } from '../policy/land-from-admin1.js';
@@ -33,6 +34,8 @@ export interface Sources {
   countryParts: Part[];
   subdivisionParts: Part[];
   policy: Policy;
+  /** ISO 3166-2 codes no longer current (policy/deleted-codes.json); null for a custom build. */
+  deleted: DeletedCodes | null;
   remapApplied: RemapLog[];
   /** The OSM pack's codes brought to the reference (policy/osm-remap.json), or left out. */
   osmRemapApplied: RemapLog[];
@@ -147,7 +150,8 @@ export function loadSources(config: BuildConfig, here: string): Sources {
   const policyDir = join(here, 'policy');
   const policy = readPolicy(policyDir);
   const iso = config.codes === 'iso';
-  const isoTables = iso ? isoCodeTables(policy.userAssigned) : null;
+  const deleted = iso ? readDeletedCodes(policyDir) : null;
+  const isoTables = iso ? isoCodeTables(policy.userAssigned, new Set(Object.keys(deleted!.deleted))) : null;
   const osm = config.osm && isoTables ? readOsmExtract(config.osm.path, isoTables) : null;
   const countryFeatures = osm ? osm.countries : readGeoJSON(config.countries.path);
   const tables =
@@ -180,6 +184,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     countryParts: [...layers.landParts, ...layers.seaParts, ...layers.patchParts],
     subdivisionParts: subdivisionLayer?.parts ?? [],
     policy,
+    deleted,
     remapApplied: subdivisionLayer ? remapApplied(subdivisionLayer.remap) : [],
     osmRemapApplied: subdivisionLayer?.osmRemap ?? [],
     subdivisionSources: subdivisionLayer?.choices ?? [],

@@ -35,6 +35,7 @@ export function osmAdminSource(pack: DataPack): SourceInfo {
   return {
     name: OSM_ADMIN_SOURCE,
     version: '2020-05-07 via hyperknot/country-levels-export@536b869',
+    date: '2020-05-07',
     ...osm,
     url: 'https://www.openstreetmap.org/copyright',
     role: 'subdivision outlines (~110 m) for the countries the build chooses them for (see the data report)',

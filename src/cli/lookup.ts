@@ -230,7 +230,7 @@ function printVersion(data: string | undefined, out: Print, err: Print): number 
     const path = resolveDataPath(data);
     const meta = createGeoLookup(path).meta;
     out(`dataset ${meta.name} (format ${FORMAT_VERSION}): ${path}`);
-    for (const s of meta.sources) out(`  ${s.name} ${s.version}`);
+    for (const s of meta.sources) out(`  ${s.name} ${s.version}${s.date ? ` (data as of ${s.date})` : ''}`);
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;

@@ -5,6 +5,7 @@
 import type { Print } from './args.js';
 import { EXIT } from './args.js';
 import { runBatch } from './batch.js';
+import { runDiff } from './diff.js';
 import { runExport } from './export.js';
 import { runLookup } from './lookup.js';
 
@@ -12,7 +13,7 @@ export { EXIT } from './args.js';
 
 type Command = (argv: string[], out: Print, err: Print) => number;
 
-const COMMANDS: Record<string, Command> = { batch: runBatch, export: runExport };
+const COMMANDS: Record<string, Command> = { batch: runBatch, diff: runDiff, export: runExport };
 
 /** Commands of other packages: the package that has them, for `geolookup <command>`. */
 export const PACKAGE_COMMANDS: Record<string, string> = {

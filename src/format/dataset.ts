@@ -54,10 +54,24 @@ export interface SourceInfo {
   attribution?: string;
   url?: string;
   role: string;
+  /**
+   * When the data was current, as precisely as the source says (YYYY, YYYY-MM or YYYY-MM-DD): a
+   * snapshot's or edition's date, not the package's publication. Absent where unknown (a user's file).
+   */
+  date?: string;
   /** sha256 of a data pack file read by the build (not an npm package). */
   sha256?: string;
   /** ISO 3166-1 alpha-2 of the countries this source gives data for, where it is not all of them. */
   countries?: string[];
+}
+
+/** An ISO 3166-2 code ISO no longer lists, as the build's policy records it (deleted-codes.json). */
+export interface DeletedSubdivision {
+  name: string;
+  /** The current code(s) that took its place; empty where none did. */
+  successors: string[];
+  /** What happened to it, and when. */
+  change: string;
 }
 
 /**
@@ -86,6 +100,11 @@ export interface DatasetMeta {
   disputes?: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
   /** A simplified dataset (the lite one): its tolerances and what they did (docs/LITE.md). */
   simplification?: Simplification;
+  /**
+   * ISO 3166-2 codes no longer current, by code: never answered, and refused by isInSubdivision with
+   * a ValidationError naming the successor (docs/POLICY.md, "Deleted codes"). Absent from custom builds.
+   */
+  deletedSubdivisions?: Record<string, DeletedSubdivision>;
 }
 
 /** How a lite dataset's borders were simplified, in metres; absent from full-precision datasets. */
@@ -304,11 +323,24 @@ function readMeta(
     throw new DataError(`${name}: index margin out of range (corrupted metadata)`);
   if (!Number.isInteger(stored.params.quant) || stored.params.quant < 2 || stored.params.quant > QUANT_MAX)
     throw new DataError(`${name}: index window units out of range (corrupted metadata)`);
+  checkDeleted((stored as { deletedSubdivisions?: unknown }).deletedSubdivisions, name);
   const { countries, subdivisions } = stored;
   const meta = stored as unknown as DatasetMeta;
   lazy(meta, 'countries', () => countryList(countries));
   lazy(meta, 'subdivisions', () => subdivisionList(subdivisions));
   return { meta, countries, subdivisions };
+}
+
+/** The deleted-code table, when present, is what isInSubdivision's errors quote: strings only. */
+function checkDeleted(table: unknown, name: string): void {
+  if (table === undefined) return;
+  const str = (v: unknown) => typeof v === 'string';
+  const ok = (e: unknown) => {
+    const d = e as DeletedSubdivision | null;
+    return !!d && str(d.name) && str(d.change) && Array.isArray(d.successors) && d.successors.every(str);
+  };
+  if (!table || typeof table !== 'object' || Array.isArray(table) || !Object.values(table).every(ok))
+    throw new DataError(`${name}: malformed deleted-code table (corrupted metadata)`);
 }
 
 /** `target[key]` made by `make` when first read, then kept as a plain property. */

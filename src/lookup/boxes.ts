@@ -5,6 +5,7 @@
 
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError, type FieldErrors } from './errors.js';
+import { deletedCodeError } from './deleted-codes.js';
 import { regionCodeError } from './validate.js';
 
 /** [minLongitude, minLatitude, maxLongitude, maxLatitude] in degrees (WGS 84). */
@@ -124,7 +125,12 @@ export function boxQueries(ds: Dataset): BoxQueries {
       // An alias is also a subdivision code that can be answered on its own (its sovereign's
       // sea, for instance): its box covers both.
       const sub = ds.subdivisionByCode.get(upper);
-      if (country === undefined && sub === undefined) return null;
+      if (country === undefined && sub === undefined) {
+        // A code ISO deleted is bad input here too, naming its successor (deleted-codes.ts).
+        const gone = deletedCodeError(ds.meta, upper, 0, 0);
+        if (gone) throw gone;
+        return null;
+      }
       const box: BBox = [0, 0, 0, 0];
       unionBox(ds, country ?? -1, sub ?? -1, box);
       return box[0] === Infinity ? null : box;

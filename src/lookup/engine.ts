@@ -13,6 +13,7 @@ import {
 import type { RecordPages } from '../format/record-pages.js';
 import { boxQueries, type BoxQueries, unionBox } from './boxes.js';
 import { codeTables } from './code-tables.js';
+import { deletedCodeError } from './deleted-codes.js';
 import { DataError } from './errors.js';
 import { locator } from './locate.js';
 import { nothingHere, uncoveredSubdivision, unknownCountry, unknownSubdivision } from './not-found.js';
@@ -114,12 +115,17 @@ export function createEngine(ds: Dataset): GeoLookup {
     }
     const problem = subdivisionCodeProblem(code, style);
     if (problem) throw codeError('subdivisionCode', problem, lat, lon);
-    if (!plainInRange(lat, lon)) parsePair(lat, lon);
     const upper = (code as string).toUpperCase();
-    // A territory's code in its sovereign's list (US-PR) stands for the territory's own country.
-    const alias = ds.aliasCountry.get(upper);
-    if (alias !== undefined) return -2 - alias;
+    // A code ISO deleted is bad input, listed with any bad coordinate, as a malformed code is.
     const hit = ds.subdivisionByCode.get(upper);
+    const alias = ds.aliasCountry.get(upper);
+    if (hit === undefined && alias === undefined) {
+      const gone = deletedCodeError(ds.meta, upper, lat, lon);
+      if (gone) throw gone;
+    }
+    if (!plainInRange(lat, lon)) parsePair(lat, lon);
+    // A territory's code in its sovereign's list (US-PR) stands for the territory's own country.
+    if (alias !== undefined) return -2 - alias;
     if (hit === undefined) throw unknownSubdivision(code);
     if (!covered[hit]) throw uncoveredSubdivision(upper);
     return hit;

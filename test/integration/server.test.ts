@@ -176,6 +176,16 @@ describe('routes', () => {
       /subdivisionCode must be ISO 3166-2/i,
     ],
     [
+      'deleted subdivision code (former FATA)',
+      '/geo/subdivision/PK-TA/isInSubdivision?latitude=33&longitude=70.07',
+      /"PK-TA".*no longer an ISO 3166-2 code: use "PK-KP"/,
+    ],
+    [
+      'deleted subdivision code split in three',
+      '/geo/subdivision/gh-ba/isInSubdivision?latitude=7.34&longitude=-2.33',
+      /"GH-BA".*use one of "GH-BO", "GH-BE", "GH-AF"/,
+    ],
+    [
       'bad code and repeated parameter together',
       '/geo/country/FR/isInCountry?latitude=1&latitude=1&longitude=500',
       /alpha-2.*latitude must be given once.*longitude must be between/i,
