@@ -19,6 +19,7 @@ export {
 } from './node/data-path.js';
 import type { IndexArray } from './lookup/typed-arrays.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+export { type AreaIn, geometryIn } from './export/geometry-in.js';
 
 export interface GeoLookupOptions {
   /**
