@@ -14,10 +14,13 @@ import {
 
 /** Zoom from which tiles hold subdivisions (the server's blocks, tiles/tiler.ts). */
 export const SUBDIVISIONS_FROM_ZOOM = 8;
+/** Zoom from which subdivisions are labelled in every tile, not only at their label points. */
+const LABEL_EVERY_PART_FROM_ZOOM = 11;
 /** Zoom of the server's last tiles; MapLibre scales them beyond. */
 const TILES_MAX_ZOOM = 16;
 
-const PALETTE = ['#f3e3c3', '#dcebc8', '#f6d5cf', '#d8e1f0', '#efe0f2', '#e6e3d3'];
+/** Land colours, none near the sea's blue. */
+const PALETTE = ['#f3e3c3', '#dcebc8', '#f6d5cf', '#e9dcc6', '#efe0f2', '#e6e3d3'];
 /** A colour per code: the tiles' `hue` (a number from the code's letters) picks one of the palette's. */
 const fillColour = [
   'match',
@@ -117,11 +120,23 @@ function layers(): LayerSpecification[] {
       paint: { 'line-color': '#1f5fa8', 'line-width': 2.5 },
     },
     {
+      // Close in, a region's one label point is often out of view: each tile's part is labelled.
+      id: 'subdivision-label-near',
+      type: 'symbol',
+      ...src,
+      'source-layer': 'subdivision',
+      minzoom: LABEL_EVERY_PART_FROM_ZOOM,
+      // The padding keeps one label in a screen's worth of each region, not one a tile.
+      layout: { 'text-field': ['get', 'code'], 'text-font': ['sans-serif'], 'text-size': 12, 'text-padding': 200 },
+      paint: { 'text-color': '#6b5d45', 'text-halo-color': '#ffffff', 'text-halo-width': 1.2 },
+    },
+    {
       id: 'subdivision-label',
       type: 'symbol',
       ...src,
       'source-layer': 'subdivision-label',
       minzoom: SUBDIVISIONS_FROM_ZOOM,
+      maxzoom: LABEL_EVERY_PART_FROM_ZOOM,
       layout: {
         'text-field': ['get', 'code'],
         'text-font': ['sans-serif'],
