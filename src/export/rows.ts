@@ -86,7 +86,12 @@ export function* exportRows(
       return out;
     };
     for (let c = 0; c < GRID_COLS; c++) {
-      if (only && !only(c, r)) continue;
+      if (only && !only(c, r)) {
+        // A run of whole cells ends at a cell left out.
+        const done = flush(c);
+        if (done) yield done;
+        continue;
+      }
       const sets = new Map<number, EdgeSet>();
       const setOf = (code: number) => {
         let s = sets.get(code);
