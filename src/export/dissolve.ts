@@ -6,7 +6,7 @@ import type { Dataset } from '../format/dataset.js';
 import { datasetOf, type GeoLookup } from '../lookup/engine.js';
 import { ValidationError } from '../lookup/errors.js';
 import { EdgeSet, dissolve, type FlatPolygon } from './geometry.js';
-import { cellTrapezoids, type ExportLayer, exportRows, layerReader, roundPolygons } from './rows.js';
+import { cellBoundary, type ExportLayer, exportRows, layerReader, roundPolygons } from './rows.js';
 
 /** A GeoJSON MultiPolygon (RFC 7946): outer rings counter-clockwise, holes clockwise, rings closed. */
 export interface MultiPolygon {
@@ -51,9 +51,7 @@ export function dissolveCode(lookup: GeoLookup, layer: ExportLayer, code: string
   const holds = sub < 0 ? (c: number) => c === country : inside.region;
   const set = new EdgeSet();
   for (const cell of cellsOf(ds, inside)) {
-    cellTrapezoids(ds, reader, cell % 360, Math.floor(cell / 360), (k, yb, yt, xl0, xr0, xl1, xr1) => {
-      if (holds(k)) set.addTrapezoid(yb, yt, xl0, xr0, xl1, xr1);
-    });
+    cellBoundary(ds, reader, cell % 360, Math.floor(cell / 360), holds, set);
   }
   return multiPolygonOf(dissolve(set));
 }
@@ -75,13 +73,14 @@ export function dissolveLayer(
     throw new ValidationError("The layer must be 'country' or 'subdivision'.", {
       layer: ["must be 'country' or 'subdivision'"],
     });
-  return walkLayer(datasetOf(lookup), layer, only);
+  return dissolveDataset(datasetOf(lookup), layer, only);
 }
 
-function* walkLayer(
+/** dissolveLayer over a dataset read directly (the CLI's export). */
+export function* dissolveDataset(
   ds: Dataset,
   layer: ExportLayer,
-  only: ((col: number, row: number) => boolean) | undefined,
+  only?: (col: number, row: number) => boolean,
 ): Generator<DissolvedRegion> {
   const lastRow = lastRows(ds, layer);
   const open = new Map<string, { code: string; name: string; country: string; set: EdgeSet; lastRow: number }>();
