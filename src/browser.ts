@@ -5,10 +5,16 @@ import type { BinaryInput } from './format/container.js';
 
 export * from './exports.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+import { type DissolvedRegion, dissolveLayer } from './export/dissolve.js';
 
 /** The GeoJSON MultiPolygon a country or subdivision code holds in `lookup`'s answers (see the Node entry). */
 export function geometryOf(code: string, lookup: GeoLookup): MultiPolygon {
   return geometryFrom(lookup, code);
+}
+
+/** Every code of a layer as one dissolved MultiPolygon each, one at a time (see the Node entry). */
+export function regionGeometries(layer: 'country' | 'subdivision', lookup: GeoLookup): Generator<DissolvedRegion> {
+  return dissolveLayer(lookup, layer);
 }
 
 /** The four operations over a dataset given as bytes (e.g. `await (await fetch(url)).arrayBuffer()`). */

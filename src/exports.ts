@@ -9,6 +9,7 @@ export type { CountryInfo, SubdivisionInfo, DatasetMeta, SourceInfo } from './fo
 export { type BinaryInput, unwrapPayload as readContainer } from './format/container.js';
 export { NOT_FOUND, INVALID_COORDINATE, type BatchLookup, type IndexArray } from './lookup/typed-arrays.js';
 export type { MultiPolygon } from './export/geometry-of.js';
+export type { DissolvedRegion } from './export/dissolve.js';
 export {
   OPERATIONS,
   callOperation,

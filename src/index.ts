@@ -19,6 +19,8 @@ export {
 } from './node/data-path.js';
 import type { IndexArray } from './lookup/typed-arrays.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+export { type AreaIn, geometryIn } from './export/geometry-in.js';
+import { type DissolvedRegion, dissolveLayer } from './export/dissolve.js';
 
 export interface GeoLookupOptions {
   /**
@@ -118,6 +120,17 @@ export function subdivisions(): readonly SubdivisionInfo[] {
  */
 export function geometryOf(code: string, lookup: GeoLookup = embedded ?? preload()): MultiPolygon {
   return geometryFrom(lookup, code);
+}
+/**
+ * Every code of a layer ('country' or 'subdivision') as one dissolved GeoJSON MultiPolygon each,
+ * from the embedded dataset or `lookup`'s: where the layer answers that code, regions never
+ * overlapping. A generator: one region is made at a time, as the walk over the grid completes it.
+ */
+export function regionGeometries(
+  layer: 'country' | 'subdivision',
+  lookup: GeoLookup = embedded ?? preload(),
+): Generator<DissolvedRegion> {
+  return dissolveLayer(lookup, layer);
 }
 /** Sources, versions, licences and build statistics of the embedded dataset. */
 export function datasetInfo(): DatasetMeta {

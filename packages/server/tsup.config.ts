@@ -11,7 +11,20 @@ const shared = {
   splitting: false,
   // The library and the dependencies in package.json are installed beside this package; esbuild
   // bundles the playground's page only when the playground runs from the sources.
-  external: [/^node:/, 'geolookup', 'esbuild', 'pino', 'prom-client', 'rate-limiter-flexible', 'redis', 'leaflet'],
+  external: [
+    /^node:/,
+    'geolookup',
+    'esbuild',
+    'pino',
+    'prom-client',
+    'rate-limiter-flexible',
+    'redis',
+    'maplibre-gl',
+    'geojson-vt',
+    'vt-pbf',
+    'polylabel',
+    'pmtiles',
+  ],
 } satisfies Options;
 
 export default defineConfig([
@@ -22,10 +35,10 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
   },
-  // The commands the geolookup CLI runs from this package, and the playground's outline worker.
+  // The commands the geolookup CLI runs from this package, and the playground's tile worker.
   {
     ...shared,
-    entry: { cli: 'src/cli/index.ts', 'playground-worker': 'src/playground/outline-worker.ts' },
+    entry: { cli: 'src/cli/index.ts', 'tile-worker': 'src/tiles/tile-worker.ts' },
     format: ['esm'],
     // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
     onSuccess: async () => {

@@ -31,21 +31,37 @@ const SERVER_CLI = '@geolookup/server/cli';
  */
 export function run(argv: string[], out: Print, err: Print): number | Promise<number> {
   const name = argv[0];
+  // Vector tiles need a tiler and a PMTiles layout: @geolookup/server has both (docs/ARCHITECTURE.md).
+  if (name === 'export' && formatOf(argv) === 'pmtiles') return runFromPackage(argv, out, err, '@geolookup/server');
   if (name !== undefined && Object.hasOwn(COMMANDS, name)) return COMMANDS[name](argv.slice(1), out, err);
   if (name !== undefined && Object.hasOwn(PACKAGE_COMMANDS, name)) return runFromPackage(argv, out, err);
   return runLookup(argv, out, err);
 }
 
-async function runFromPackage(argv: string[], out: Print, err: Print): Promise<number> {
+/** The value of --format in an argument list ("--format X" or "--format=X"), if any. */
+function formatOf(argv: string[]): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    if (argv[i] === '--format') return argv[i + 1];
+    if (argv[i].startsWith('--format=')) return argv[i].slice('--format='.length);
+  }
+  return undefined;
+}
+
+async function runFromPackage(
+  argv: string[],
+  out: Print,
+  err: Print,
+  pkg = PACKAGE_COMMANDS[argv[0]],
+): Promise<number> {
   let cli: { run(argv: string[], out: Print, err: Print): number };
   try {
     cli = await import(/* @vite-ignore */ /* webpackIgnore: true */ SERVER_CLI);
   } catch (e) {
-    const pkg = PACKAGE_COMMANDS[argv[0]];
     // Only the package itself missing; a dependency of it missing is its own error, shown as it is.
     const missing = (e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`'${pkg}`);
     if (!missing) throw e;
-    err(`geolookup ${argv[0]}: this command is in ${pkg}; install it beside geolookup: npm install ${pkg}`);
+    const what = argv[0] === 'export' ? 'this format' : 'this command';
+    err(`geolookup ${argv[0]}: ${what} is in ${pkg}; install it beside geolookup: npm install ${pkg}`);
     return EXIT.error;
   }
   return cli.run(argv, out, err);

@@ -7,6 +7,8 @@
 // and the export agrees with the lookup by construction: only points on an edge
 // can differ.
 
+import { PointIndex } from './point-index.js';
+
 /** Directed edges of one code, interior on the left: [ax, ay, bx, by]. */
 export class EdgeSet {
   /** Horizontal edges per exact y: flat [x0, x1] pairs in edge direction. */
@@ -112,71 +114,91 @@ export function dissolve(set: EdgeSet): FlatPolygon[] {
   for (const [x, list] of set.vertical) for (const y of list) mark(x, y);
   for (const [y, list] of set.horizontal) cancelOnLine(list, onHorizontal.get(y), (a, b) => edges.push(a, y, b, y));
   for (const [x, list] of set.vertical) cancelOnLine(list, onVertical.get(x), (a, b) => edges.push(x, a, x, b));
-  const seen = new Map<string, number>();
+  // Sloped edges cancel their exact reverse (pieces on either side of one segment).
+  const ids = new PointIndex(sloped.length / 2 + edges.length / 2);
+  const twins = new Map<number, number>();
+  const N = 2 ** 26;
+  const slopedIds = new Int32Array(sloped.length / 2);
+  for (let i = 0; i < sloped.length; i += 2) slopedIds[i >> 1] = ids.idOf(sloped[i], sloped[i + 1]);
   for (let i = 0; i < sloped.length; i += 4) {
-    const back = `${sloped[i + 2]},${sloped[i + 3]},${sloped[i]},${sloped[i + 1]}`;
-    const twin = seen.get(back);
+    const a = slopedIds[i >> 1];
+    const b = slopedIds[(i >> 1) + 1];
+    const twin = twins.get(b * N + a);
     if (twin !== undefined && twin >= 0) {
-      seen.set(back, -1);
+      twins.set(b * N + a, -1);
       continue;
     }
-    seen.set(`${sloped[i]},${sloped[i + 1]},${sloped[i + 2]},${sloped[i + 3]}`, i);
+    twins.set(a * N + b, i);
   }
-  for (const i of seen.values()) if (i >= 0) edges.push(sloped[i], sloped[i + 1], sloped[i + 2], sloped[i + 3]);
+  for (const i of twins.values()) if (i >= 0) edges.push(sloped[i], sloped[i + 1], sloped[i + 2], sloped[i + 3]);
 
-  const from = new Map<string, number[]>();
+  // Edges by start point (counting sort over point ids).
   const count = edges.length / 4;
+  const startId = new Int32Array(count);
+  const endId = new Int32Array(count);
   for (let e = 0; e < count; e++) {
-    const key = `${edges[4 * e]},${edges[4 * e + 1]}`;
-    const list = from.get(key);
-    if (list) list.push(e);
-    else from.set(key, [e]);
+    startId[e] = ids.idOf(edges[4 * e], edges[4 * e + 1]);
+    endId[e] = ids.idOf(edges[4 * e + 2], edges[4 * e + 3]);
   }
+  const first = new Int32Array(ids.size + 1);
+  for (let e = 0; e < count; e++) first[startId[e] + 1]++;
+  for (let v = 0; v < ids.size; v++) first[v + 1] += first[v];
+  const from = new Int32Array(count);
+  const fill = first.slice(0, ids.size);
+  for (let e = 0; e < count; e++) from[fill[startId[e]]++] = e;
+
   const used = new Uint8Array(count);
-  const loops: Float64Array[] = [];
+  const loops: { ring: Float64Array; ids: Int32Array }[] = [];
+  const pts: number[] = [];
+  const ptIds: number[] = [];
   for (let start = 0; start < count; start++) {
     if (used[start]) continue;
-    const pts: number[] = [];
+    pts.length = 0;
+    ptIds.length = 0;
     let e = start;
     while (!used[e]) {
       used[e] = 1;
       pts.push(edges[4 * e], edges[4 * e + 1]);
+      ptIds.push(startId[e]);
       const ex = edges[4 * e + 2];
       const ey = edges[4 * e + 3];
-      const next = from.get(`${ex},${ey}`);
-      if (!next) break;
+      const v = endId[e];
       let best = -1;
-      let bestTurn = Infinity;
-      // Clockwise sweep from the way back: the first free edge is the sharpest left turn.
-      const back = Math.atan2(edges[4 * e + 1] - ey, edges[4 * e] - ex);
-      for (const c of next) {
-        if (used[c]) continue;
-        let turn = back - Math.atan2(edges[4 * c + 3] - ey, edges[4 * c + 2] - ex);
-        while (turn <= 0) turn += 2 * Math.PI;
-        while (turn > 2 * Math.PI) turn -= 2 * Math.PI;
-        if (turn < bestTurn) {
-          bestTurn = turn;
-          best = c;
+      if (first[v + 1] - first[v] === 1) {
+        if (!used[from[first[v]]]) best = from[first[v]];
+      } else {
+        let bestTurn = Infinity;
+        // Clockwise sweep from the way back: the first free edge is the sharpest left turn.
+        const back = Math.atan2(edges[4 * e + 1] - ey, edges[4 * e] - ex);
+        for (let k = first[v]; k < first[v + 1]; k++) {
+          const c = from[k];
+          if (used[c]) continue;
+          let turn = back - Math.atan2(edges[4 * c + 3] - ey, edges[4 * c + 2] - ex);
+          while (turn <= 0) turn += 2 * Math.PI;
+          while (turn > 2 * Math.PI) turn -= 2 * Math.PI;
+          if (turn < bestTurn) {
+            bestTurn = turn;
+            best = c;
+          }
         }
       }
       if (best < 0) break;
       e = best;
     }
     const raw = Float64Array.from(pts);
-    loops.push(...(splitAtRepeats(raw) ?? [raw]));
+    const rawIds = Int32Array.from(ptIds);
+    const split = splitAtRepeatIds(raw, rawIds);
+    if (split) loops.push(...split);
+    else loops.push({ ring: raw, ids: rawIds });
   }
   // A vertex where rings touch stays, though it may lie on a straight line of one of them: drop
   // it there, and the rounded coordinates can put the touch a hair across that ring's edge
   // (test/data/oracle.test.ts, ST_IsValid: SI-100 at 16.03125, 46.65625).
-  const uses = new Map<string, number>();
-  for (const loop of loops)
-    for (let i = 0; i < loop.length; i += 2) {
-      const key = `${loop[i]},${loop[i + 1]}`;
-      uses.set(key, (uses.get(key) ?? 0) + 1);
-    }
+  const uses = new Int32Array(ids.size);
+  for (const loop of loops) for (const id of loop.ids) uses[id]++;
   const out: Float64Array[] = [];
   for (const loop of loops) {
-    const ring = dropStraightVertices(Array.from(loop), (x, y) => uses.get(`${x},${y}`)! > 1);
+    const ring = dropStraightVertices(Array.from(loop.ring), (x, y) => uses[ids.find(x, y)] > 1);
     if (ring.length >= 6) out.push(ring);
   }
   return polygonsOf(out);
@@ -207,22 +229,35 @@ export function polygonsOf(rings: Float64Array[]): FlatPolygon[] {
  * reject a ring touching itself but accept rings meeting at a point. Null when there is none.
  */
 export function splitAtRepeats(ring: Float64Array): Float64Array[] | null {
-  const at = new Map<string, number>();
+  const index = new PointIndex(ring.length / 2);
+  const ids = new Int32Array(ring.length / 2);
+  for (let i = 0; i < ring.length; i += 2) ids[i >> 1] = index.idOf(ring[i], ring[i + 1]);
+  return splitAtRepeatIds(ring, ids)?.map((l) => l.ring) ?? null;
+}
+
+/** splitAtRepeats over the points' ids (equal points, equal ids). */
+function splitAtRepeatIds(ring: Float64Array, ids: Int32Array): { ring: Float64Array; ids: Int32Array }[] | null {
+  // Where each id sits in the open path.
+  const at = new Map<number, number>();
   const pts: number[] = [];
-  const loops: Float64Array[] = [];
-  for (let i = 0; i < ring.length; i += 2) {
-    const key = `${ring[i]},${ring[i + 1]}`;
-    const seen = at.get(key);
+  const path: number[] = [];
+  const loops: { ring: Float64Array; ids: Int32Array }[] = [];
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    const seen = at.get(id);
     if (seen !== undefined) {
-      if (pts.length - seen >= 6) loops.push(Float64Array.from(pts.slice(seen)));
-      for (let k = seen; k < pts.length; k += 2) at.delete(`${pts[k]},${pts[k + 1]}`);
-      pts.length = seen;
+      if (path.length - seen >= 3)
+        loops.push({ ring: Float64Array.from(pts.slice(2 * seen)), ids: Int32Array.from(path.slice(seen)) });
+      for (let j = seen; j < path.length; j++) at.delete(path[j]);
+      pts.length = 2 * seen;
+      path.length = seen;
     }
-    at.set(key, pts.length);
-    pts.push(ring[i], ring[i + 1]);
+    at.set(id, path.length);
+    path.push(id);
+    pts.push(ring[2 * k], ring[2 * k + 1]);
   }
   if (loops.length === 0) return null;
-  if (pts.length >= 6) loops.push(Float64Array.from(pts));
+  if (path.length >= 3) loops.push({ ring: Float64Array.from(pts), ids: Int32Array.from(path) });
   return loops;
 }
 

@@ -9,12 +9,15 @@ import type { Dataset } from '../format/dataset.js';
 import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from '../format/leaves.js';
 import { dissolve, EdgeSet, type FlatPolygon, polygonsOf, splitAtRepeats, trapezoids } from './geometry.js';
 import { locator } from '../lookup/locate.js';
+import { leafBoundary } from './boundary.js';
 import { GRID_COLS, GRID_ROWS, TABLE_GRID } from '../format/layout.js';
 
 export type ExportLayer = 'country' | 'subdivision';
 export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv-wkt';
 export const EXPORT_LAYERS: readonly ExportLayer[] = ['country', 'subdivision'];
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['geojson', 'geojsonseq', 'csv-wkt'];
+/** Formats written by a package of their own, loaded when named (docs/ARCHITECTURE.md). */
+export const PACKAGE_FORMATS = { geoparquet: '@geolookup/geoparquet' } as const;
 
 /**
  * Decimal places of exported coordinates: 1e-10° ≈ 0.01 mm, far inside the 1 m
@@ -86,7 +89,12 @@ export function* exportRows(
       return out;
     };
     for (let c = 0; c < GRID_COLS; c++) {
-      if (only && !only(c, r)) continue;
+      if (only && !only(c, r)) {
+        // A run of whole cells ends at a cell left out.
+        const done = flush(c);
+        if (done) yield done;
+        continue;
+      }
       const sets = new Map<number, EdgeSet>();
       const setOf = (code: number) => {
         let s = sets.get(code);
@@ -341,4 +349,42 @@ export function* exportChunks(
     }
   }
   if (format === 'geojson') yield '\n]}\n';
+}
+
+/**
+ * Adds to `set` the boundary, inside level-0 cell (col, row), of the codes `holds` accepts: whole
+ * leaves as rectangles, the other leaves' edges from their lines (boundary.ts).
+ */
+export function cellBoundary(
+  ds: Dataset,
+  reader: LayerReader,
+  col: number,
+  row: number,
+  holds: (code: number) => boolean,
+  set: EdgeSet,
+): void {
+  // A cell whose leaves all hold the set is one rectangle (most cells inside a large country).
+  let whole = true;
+  forEachLeaf(ds, col, row, reader.countryOnly, (_cell, e) => {
+    const code = whole ? reader.direct(e) : undefined;
+    if (code === undefined || code < 0 || !holds(code)) whole = false;
+  });
+  if (whole) {
+    set.addTrapezoid(row - 90, row - 89, col - 180, col - 179, col - 180, col - 179);
+    return;
+  }
+  forEachLeaf(ds, col, row, reader.countryOnly, (cell, e) => {
+    const code = reader.direct(e);
+    if (code !== undefined) {
+      if (code >= 0 && holds(code)) set.addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
+      return;
+    }
+    const lines: Float64Array[] = [];
+    reader.linesOf((e as { record: number }).record, cell, lines);
+    const held = (k: number) => k >= 0 && holds(k);
+    if (leafBoundary(lines, cell.x0, cell.y0, cell.x1, cell.y1, reader.classify, held, set)) return;
+    trapezoids(lines, cell.x0, cell.y0, cell.x1, cell.y1, reader.classify, (k, yb, yt, xl0, xr0, xl1, xr1) => {
+      if (held(k)) set.addTrapezoid(yb, yt, xl0, xr0, xl1, xr1);
+    });
+  });
 }

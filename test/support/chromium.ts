@@ -22,8 +22,9 @@ export interface Browser {
 /**
  * Headless Chromium on a fresh profile folder, so nothing from a user's profile leaks in; without
  * the background-networking flags it keeps calling out and is refused by this closed network.
+ * `webgl` renders WebGL (MapLibre) on the CPU through SwiftShader, as this machine has no GPU.
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: { webgl?: boolean } = {}): Promise<Browser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'geolookup-chromium-'));
   const { chromium } = await import('playwright-core');
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -31,7 +32,7 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      ...(options.webgl ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-gpu']),
       '--disable-quic',
       '--no-first-run',
       '--disable-background-networking',

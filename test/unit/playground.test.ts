@@ -1,48 +1,7 @@
-// The playground's pure parts: display rounding of outlines, the points the page accepts, and
-// the ISO parent chain it shows.
+// The playground's pure parts: the points the page accepts and the ISO parent chain it shows.
 import { describe, expect, it } from 'vitest';
 import { parentsOf } from '../../packages/server/src/playground/codes.js';
 import { coordinate, hashOf, onGlobe, parsePoint } from '../../packages/server/src/playground/client/point.js';
-import { quantise } from '../../packages/server/src/playground/quantise.js';
-
-describe('quantise', () => {
-  it('rounds, drops repeated vertices, and drops rings that collapse (an outer ring with its holes)', () => {
-    const square = [
-      [0, 0],
-      [1.0004, 0],
-      [1, 1.0001],
-      [0, 1],
-      [0, 0],
-    ];
-    const speck = [
-      [5, 5],
-      [5.0001, 5],
-      [5.0001, 5.0001],
-      [5, 5],
-    ];
-    const g = quantise(
-      {
-        type: 'MultiPolygon',
-        coordinates: [
-          [square, speck],
-          [speck, square],
-        ],
-      },
-      2,
-    );
-    expect(g.coordinates).toEqual([
-      [
-        [
-          [0, 0],
-          [1, 0],
-          [1, 1],
-          [0, 1],
-          [0, 0],
-        ],
-      ],
-    ]);
-  });
-});
 
 describe('points', () => {
   it('reads "lat, lon", "lat lon" and the hash "lat,lon,zoom", keeping the text for the service', () => {

@@ -2,6 +2,7 @@
 // src/cli/run.ts in the geolookup package) once this package is installed beside it.
 
 import type { Print } from '../../../../src/cli/args.js';
+import { runExportPmtiles } from './export-pmtiles.js';
 import { runKeys } from './keys.js';
 import { runPlayground } from './playground.js';
 import { runServe } from './serve.js';
@@ -10,9 +11,11 @@ const COMMANDS: Record<string, (argv: string[], out: Print, err: Print) => numbe
   serve: runServe,
   keys: runKeys,
   playground: runPlayground,
+  // The core's `export` hands `--format pmtiles` over (src/cli/run.ts).
+  export: runExportPmtiles,
 };
 
-/** Runs `serve`, `keys` or `playground` with their arguments; returns the exit status. */
+/** Runs `serve`, `keys`, `playground` or `export --format pmtiles` with their arguments; returns the exit status. */
 export function run(argv: string[], out: Print, err: Print): number {
   const command = COMMANDS[argv[0]];
   if (!command) throw new TypeError(`@geolookup/server has no command "${argv[0]}"`);

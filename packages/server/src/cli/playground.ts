@@ -1,8 +1,9 @@
-// `geolookup playground`: the lookup service and a map of the dataset's outlines on a page at
+// `geolookup playground`: the lookup service and a map of the dataset's answers on a page at
 // http://127.0.0.1:PORT/, until SIGINT / SIGTERM.
 
 import { isAbsolute, relative } from 'node:path';
 import { HOST, startPlayground } from '../playground/server.js';
+import { OVERVIEW_MAX_ZOOM } from '../tiles/tiler.js';
 import {
   defineCommand,
   EXIT,
@@ -23,7 +24,8 @@ const PLAYGROUND = defineCommand({
   },
   notes:
     'The page asks the HTTP API of `geolookup serve` (without keys, on 127.0.0.1 only) and draws\n' +
-    'outlines from FILE-lite.geolookup beside the dataset when it exists, else from the dataset.\n' +
+    'vector tiles of the dataset that answers; the world overview (zooms 0-7, countries only) comes\n' +
+    'from FILE-lite.geolookup beside the dataset when it exists, else from the dataset.\n' +
     'See docs/PLAYGROUND.md in the @geolookup/server package.',
   exit: '0 stopped by a signal, 2 bad options, 1 dataset unreadable or the port taken.',
 });
@@ -34,9 +36,14 @@ export function runPlayground(argv: string[], out: Print, err: Print): number {
     const port = wholeNumber(values.port, '--port', 0, 65535) ?? 8090;
     startPlayground({ port, data: values.data, log: err }).then(
       (playground) => {
-        const near = relative(process.cwd(), playground.mapData);
-        const from = near.startsWith('..') || isAbsolute(near) ? playground.mapData : near;
-        out(`geolookup playground: ${playground.url} (outlines from ${from})`);
+        const shown = (path: string) => {
+          const near = relative(process.cwd(), path);
+          return near.startsWith('..') || isAbsolute(near) ? path : near;
+        };
+        out(
+          `geolookup playground: ${playground.url} (tiles from ${shown(playground.data)}, ` +
+            `zooms 0-${OVERVIEW_MAX_ZOOM} from ${shown(playground.overview)})`,
+        );
         const stop = () => void playground.close().then(() => process.exit(process.exitCode ?? EXIT.ok));
         process.once('SIGTERM', stop);
         process.once('SIGINT', stop);

@@ -1,5 +1,5 @@
-// The files of the page: its HTML and CSS (here), its script (client/app.ts bundled) and Leaflet's
-// own files, resolved from the installed leaflet package, so the page needs nothing from the network.
+// The files of the page: its HTML and CSS (here), its script (client/app.ts bundled) and MapLibre's
+// own files, resolved from the installed maplibre-gl package, so the page needs nothing from the network.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,10 +22,9 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>geolookup playground</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/playground/leaflet/leaflet.css">
+<link rel="stylesheet" href="/playground/maplibre/maplibre-gl.css">
 <link rel="stylesheet" href="/playground/style.css">
-<script defer src="/playground/leaflet/leaflet.js"></script>
-<script defer src="/playground/app.js"></script>
+<script type="module" src="/playground/app.js"></script>
 </head>
 <body>
 <aside>
@@ -55,6 +54,7 @@ dd { margin: 0; }
 code { font: 600 0.95em ui-monospace, monospace; }
 .chain span + span::before { content: " › "; color: #8a96a3; }
 .problem { color: #a33a1f; }
+.none { color: #5b6875; }
 #rule { border-left: 3px solid #d9822b; padding-left: 0.5rem; }
 #status { color: #5b6875; font-size: 0.85rem; }
 #map { height: 100%; background: #cfe3f1; }
@@ -68,26 +68,22 @@ function packagePath(...parts: string[]): string {
   return here ? fileURLToPath(new URL(parts.join('/'), here)) : join(__dirname, ...parts);
 }
 
-let leafletDir: string | undefined;
+let maplibreDir: string | undefined;
 const cached = new Map<string, Asset>();
 let script: Promise<string> | undefined;
 
-/** Leaflet's files the page may ask for: its script, its stylesheet, and the images the stylesheet names. */
-const LEAFLET_FILES: Record<string, string> = {
-  'leaflet.js': JS,
-  'leaflet.css': CSS,
-  'images/layers.png': 'image/png',
-  'images/layers-2x.png': 'image/png',
-  'images/marker-icon.png': 'image/png',
-  'images/marker-icon-2x.png': 'image/png',
-  'images/marker-shadow.png': 'image/png',
+/** MapLibre's files the page may ask for: its module, the module its workers run, its stylesheet. */
+const MAPLIBRE_FILES: Record<string, string> = {
+  'maplibre-gl.mjs': JS,
+  'maplibre-gl-worker.mjs': JS,
+  'maplibre-gl.css': CSS,
 };
 
-function leafletFile(name: string): Asset | null {
-  const type = LEAFLET_FILES[name];
+function maplibreFile(name: string): Asset | null {
+  const type = MAPLIBRE_FILES[name];
   if (type === undefined) return null;
-  leafletDir ??= dirname(createRequire(here ?? __filename).resolve('leaflet/dist/leaflet.js'));
-  return { type, body: readFileSync(join(leafletDir, name)) };
+  maplibreDir ??= dirname(createRequire(here ?? __filename).resolve('maplibre-gl/package.json'));
+  return { type, body: readFileSync(join(maplibreDir, 'dist', name)) };
 }
 
 /** The page's script: bundled by the build, or now from client/app.ts when run from the sources. */
@@ -104,10 +100,10 @@ export async function asset(path: string): Promise<Asset | null> {
   if (path === '') return { type: 'text/html; charset=utf-8', body: PAGE };
   if (path === 'style.css') return { type: CSS, body: STYLE };
   if (path === 'app.js') return { type: JS, body: await (script ??= appScript()) };
-  if (!path.startsWith('leaflet/')) return null;
+  if (!path.startsWith('maplibre/')) return null;
   let a = cached.get(path);
   if (a === undefined) {
-    const file = leafletFile(path.slice('leaflet/'.length));
+    const file = maplibreFile(path.slice('maplibre/'.length));
     if (file === null) return null;
     cached.set(path, (a = file));
   }

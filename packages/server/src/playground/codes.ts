@@ -10,10 +10,19 @@ export interface Codes {
   subdivisions: Record<string, { name: string; parent: string }>;
 }
 
+/** GET /playground/dataset.json: what the map credits and names, from the dataset's own metadata. */
+export interface DatasetFacts {
+  name: string;
+  /** Each source the map's areas come from, as the dataset credits it (DATA-LICENSE.md). */
+  attribution: { text: string; url?: string }[];
+}
+
 export interface CodeTables {
   codes: Codes;
   /** `codes` as sent. */
   json: string;
+  /** DatasetFacts as sent. */
+  dataset: string;
   /** Alpha-3 codes of the countries the dataset holds land for. */
   covered: string[];
   /** The subdivisions a lookup can answer in a country (no covered child), by alpha-3; absent for an unknown code. */
@@ -50,5 +59,11 @@ export function codeTables(lookup: GeoLookup): CodeTables {
     .countries()
     .filter((c) => c.covered)
     .map((c) => c.code);
-  return { codes, json: JSON.stringify(codes), covered, heldIn };
+  // One credit per distinct attribution (OpenStreetMap's covers four sources), in the sources' order.
+  const attribution = new Map<string, { text: string; url?: string }>();
+  for (const s of lookup.meta.sources)
+    if (s.attribution && !attribution.has(s.attribution))
+      attribution.set(s.attribution, { text: s.attribution, url: s.url });
+  const dataset: DatasetFacts = { name: lookup.meta.name, attribution: [...attribution.values()] };
+  return { codes, json: JSON.stringify(codes), dataset: JSON.stringify(dataset), covered, heldIn };
 }

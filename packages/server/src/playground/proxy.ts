@@ -21,18 +21,27 @@ export function proxyTo(port: number): {
   const agent = new http.Agent({ keepAlive: true });
   return {
     forward(req, res) {
-      const upstream = http.request(
-        { host: '127.0.0.1', port, agent, method: req.method, path: req.url, headers: endToEnd(req.headers) },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', (e) => {
-        if (res.headersSent) res.destroy();
-        else res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`lookup service: ${e.message}`);
-      });
-      req.pipe(upstream);
+      const bodiless = req.method === 'GET' || req.method === 'HEAD';
+      const send = (retry: boolean) => {
+        const upstream = http.request(
+          { host: '127.0.0.1', port, agent, method: req.method, path: req.url, headers: endToEnd(req.headers) },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', (e: NodeJS.ErrnoException) => {
+          // A kept-alive socket the service closed as it was reused (Node's documented race): a
+          // GET or HEAD has no body to replay, so it is sent once more on a fresh socket.
+          if (retry && bodiless && upstream.reusedSocket && e.code === 'ECONNRESET' && !res.headersSent)
+            return send(false);
+          if (res.headersSent) res.destroy();
+          else res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`lookup service: ${e.message}`);
+        });
+        if (bodiless) upstream.end();
+        else req.pipe(upstream);
+      };
+      send(true);
     },
     close: () => agent.destroy(),
   };

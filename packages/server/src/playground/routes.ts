@@ -1,11 +1,13 @@
 // The playground's own routes, under /playground/ (and the page at /): the page's files, the code
-// tables, the outlines and the rule line. Everything else is the service's (proxy.ts).
+// tables, the dataset's facts for the page and the rule line; and the vector tiles under /tiles/.
+// Everything else is the service's (proxy.ts).
 
 import type { GeoLookup } from 'geolookup';
+import { MAX_TILE_ZOOM, validTile } from '../tiles/tiler.js';
 import { asset } from './assets.js';
 import type { CodeTables } from './codes.js';
-import type { Collections } from './collections.js';
 import { explainPoint } from './explain.js';
+import type { Tiles } from './tiles.js';
 
 export interface Reply {
   status: number;
@@ -17,13 +19,12 @@ export interface Reply {
 export interface PlaygroundContext {
   lookup: GeoLookup;
   tables: CodeTables;
-  collections: Collections;
+  tiles: Tiles;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const GEOJSON = 'application/geo+json; charset=utf-8';
-const COUNTRY_OUTLINES = /^outlines\/([A-Z]{3})\.geojson$/;
-const ONE_OUTLINE = /^outline\/([A-Za-z0-9-]{2,12})\.geojson$/;
+const MVT = 'application/vnd.mapbox-vector-tile';
+const TILE = /^\/tiles\/(\d{1,2})\/(\d{1,6})\/(\d{1,6})\.mvt$/;
 
 const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
   status,
@@ -36,28 +37,28 @@ export const notFound = (path: string): Reply => json(404, { error: `No such pla
 
 /** Whether the playground answers this path rather than the service. */
 export function isPlaygroundPath(path: string): boolean {
-  return path === '/' || path === '/playground' || path.startsWith('/playground/');
+  return path === '/' || path === '/playground' || path.startsWith('/playground/') || path.startsWith('/tiles/');
 }
 
 /** The reply to GET `path` (a playground path) with its query string. */
 export async function playgroundReply(ctx: PlaygroundContext, path: string, query: string): Promise<Reply> {
+  if (path.startsWith('/tiles/')) return tileReply(ctx, path);
   const sub = path === '/' ? '' : path.slice('/playground/'.length);
   if (sub === 'codes.json') return { status: 200, type: JSON_TYPE, body: ctx.tables.json };
+  if (sub === 'dataset.json') return { status: 200, type: JSON_TYPE, body: ctx.tables.dataset };
   if (sub === 'explain') return explainReply(ctx, query);
-  if (sub === 'outlines/countries.geojson') {
-    const world = ctx.collections.countries();
-    // Still computing: 202 with the progress, which the page shows before it asks again.
-    if (!('json' in world)) return json(202, world, { 'Retry-After': '1' });
-    return { status: 200, type: GEOJSON, body: world.json };
-  }
-  let m = COUNTRY_OUTLINES.exec(sub);
-  const subdivisions = m && ctx.collections.subdivisionsOf(m[1]);
-  if (subdivisions) return { status: 200, type: GEOJSON, body: await subdivisions };
-  m = ONE_OUTLINE.exec(sub);
-  const feature = m && ctx.collections.feature(m[1]);
-  if (feature) return { status: 200, type: GEOJSON, body: await feature };
   const file = path === '/playground' ? null : await asset(sub);
   return file ? { status: 200, ...file } : notFound(path);
+}
+
+/** GET /tiles/{z}/{x}/{y}.mvt: 204 for a tile with no feature, 404 for one beyond the tiler's zooms. */
+async function tileReply(ctx: PlaygroundContext, path: string): Promise<Reply> {
+  const m = TILE.exec(path);
+  const [z, x, y] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [-1, -1, -1];
+  if (!validTile(z, x, y)) return json(404, { error: `No such tile: ${path} (zooms 0 to ${MAX_TILE_ZOOM})` });
+  const bytes = await ctx.tiles.tile(z, x, y);
+  if (bytes === null) return { status: 204, type: MVT, body: '' };
+  return { status: 200, type: MVT, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) };
 }
 
 /** GET /playground/explain?lat=..&lon=..: the rule behind the answer there, or null. */

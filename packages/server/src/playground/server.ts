@@ -1,5 +1,5 @@
 // `geolookup playground`: a page on 127.0.0.1 that asks the lookup service (createServer, keyless,
-// on a loopback port of its own) and draws the dataset's outlines with Leaflet.
+// on a loopback port of its own) and draws vector tiles of the answering dataset with MapLibre.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,11 +8,10 @@ import { resolveDataPath } from 'geolookup';
 import { checkHost, hostLines, hostNames } from '../server/hosts.js';
 import { createServer, type GeoLookupServer } from '../server/server.js';
 import { codeTables } from './codes.js';
-import { outlineCollections } from './collections.js';
 import { mapDataPath } from './map-data.js';
-import { startOutlines } from './outlines.js';
 import { proxyTo } from './proxy.js';
 import { isPlaygroundPath, type PlaygroundContext, playgroundReply, type Reply } from './routes.js';
+import { startTiles } from './tiles.js';
 
 /** Loopback only: the page and the service have no keys. */
 export const HOST = '127.0.0.1';
@@ -36,8 +35,10 @@ export interface Playground {
   url: string;
   /** The lookup service the page's port forwards to, on a loopback port of its own. */
   service: string;
-  /** The dataset file the outlines come from. */
-  mapData: string;
+  /** The dataset file that answers, and the tiles' source above the overview's zooms. */
+  data: string;
+  /** The dataset file the world overview's tiles come from (map-data.ts). */
+  overview: string;
   close(): Promise<void>;
 }
 
@@ -132,28 +133,34 @@ function handle(front: Front, req: http.IncomingMessage, res: http.ServerRespons
     );
 }
 
-/** Starts the service, the outline worker and the page server; rejects when the dataset or the port is unusable. */
+/** Starts the service, the tile worker and the page server; rejects when the dataset or the port is unusable. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const answering = resolveDataPath(options.data);
   const lookup = options.data === undefined ? preload() : createGeoLookup(options.data);
   const service = keylessService(lookup, options.log);
   const servicePort = await listen(service, 0);
   const proxy = proxyTo(servicePort);
-  const mapData = mapDataPath(answering);
-  const outlines = startOutlines(mapData);
+  const overview = mapDataPath(answering);
+  const tiles = startTiles({ data: answering, overview });
   const tables = codeTables(lookup);
-  const ctx: PlaygroundContext = { lookup, tables, collections: outlineCollections(outlines, tables) };
+  const ctx: PlaygroundContext = { lookup, tables, tiles };
   const routes: Front = { ctx, forward: proxy.forward, log: options.log };
   const front = http.createServer((req, res) => handle(routes, req, res));
   const close = async () => {
     if (front.listening) front.close();
     front.closeAllConnections();
     proxy.close();
-    await Promise.all([service.shutdown(1000), outlines.close()]);
+    await Promise.all([service.shutdown(1000), tiles.close()]);
   };
   try {
     const port = await listen(front, options.port);
-    return { url: `http://${HOST}:${port}/`, service: `http://${HOST}:${servicePort}/`, mapData, close };
+    return {
+      url: `http://${HOST}:${port}/`,
+      service: `http://${HOST}:${servicePort}/`,
+      data: answering,
+      overview,
+      close,
+    };
   } catch (e) {
     await close();
     throw e;

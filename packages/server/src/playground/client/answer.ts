@@ -50,9 +50,10 @@ function row(list: HTMLElement, term: string, ...content: (Node | string)[]): HT
   return dd;
 }
 
+/** A refusal: 404 (no region here) is a plain answer, anything else a problem. */
 function problemText(r: { status: number; detail: string }): HTMLSpanElement {
   const span = document.createElement('span');
-  span.className = 'problem';
+  span.className = r.status === 404 ? 'none' : 'problem';
   span.textContent = r.status === 404 ? `none (${r.detail})` : `${r.status}: ${r.detail}`;
   return span;
 }
@@ -64,6 +65,11 @@ function shown(r: Result, name: (code: string) => string | undefined): HTMLSpanE
 /** Fills the answer list: country, subdivision and the subdivision's ISO parents up to its alpha-2 country, with names. */
 export function showAnswer(list: HTMLElement, a: Answer, codes: Codes): void {
   list.replaceChildren();
+  // Bad input: both routes refuse it alike; one line says why.
+  if ('status' in a.country && a.country.status === 400) {
+    row(list, 'Input', problemText(a.country));
+    return;
+  }
   row(
     list,
     'Country',
