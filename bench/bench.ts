@@ -363,6 +363,24 @@ console.log(
   `\nrecord test: ${bestNs.toFixed(0)} ns per leaf record (${leafRecords.length} records, ten points each, best of four passes)`,
 );
 
+// geometryOf on the built package in a process of its own (geometry-of.mjs): issue 47's targets,
+// 30 ms for a country of Luxembourg's size and 1 s for the largest.
+const LARGEST = ['RUS', 'CAN', 'USA', 'CHN', 'BRA', 'AUS'];
+const shapes = JSON.parse(
+  execFileSync(process.execPath, [join(here, 'geometry-of.mjs'), 'LUX', 'CHE', 'DEU', ...LARGEST], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop()!,
+) as Record<string, { ms: number; cpuMs: number; vertices: number }>;
+console.log('\n### geometryOf (built package, best of five calls)\n');
+console.log('| code | ms | CPU ms | vertices |');
+console.log('|---|---|---|---|');
+for (const [code, { ms, cpuMs, vertices }] of Object.entries(shapes))
+  console.log(`| ${code} | ${ms.toFixed(1)} | ${cpuMs.toFixed(1)} | ${vertices} |`);
+const slowestLarge = LARGEST.reduce((a, b) => (shapes[b].ms > shapes[a].ms ? b : a));
+
 // The rounds above run in module code, where V8 throws cheaply. In a timer or I/O callback (a
 // request handler) no v8::TryCatch encloses the call, so V8 also builds a message with the throw's
 // source location for every throw (docs/PERFORMANCE.md, "Throwing in callbacks").
@@ -437,13 +455,19 @@ const targets: [string, string, boolean][] = [
     ];
   }),
   ['zero allocation per lookup', `${allScavenges} scavenges in 20 M lookups`, allScavenges === 0],
+  ['geometryOf ≤ 30 ms, Luxembourg (issue 47)', `${shapes.LUX.ms.toFixed(1)} ms`, shapes.LUX.ms <= 30],
+  [
+    'geometryOf ≤ 1 s, the largest (issue 47)',
+    `slowest: ${slowestLarge} ${shapes[slowestLarge].ms.toFixed(0)} ms`,
+    shapes[slowestLarge].ms <= 1000,
+  ],
   [
     `throwing forms ≥ 4× the fastest peer, ${sets[0].name}`,
     `lowest: ${slowestThrow} ${measured[0].vsPeer[slowestThrow].toFixed(2)}× (V8's floor for any throw here: ${measured[0].vsPeer['countryFromGps (throwing) floor: a preallocated object thrown'].toFixed(1)}×)`,
     measured[0].vsPeer[slowestThrow] >= 4,
   ],
 ];
-console.log('\n### Targets (issue 26)\n');
+console.log('\n### Targets (issues 26, 47)\n');
 console.log('| target | this run | |');
 console.log('|---|---|---|');
 for (const [what, value, met] of targets) console.log(`| ${what} | ${value} | ${met ? 'met' : '**not met**'} |`);

@@ -7,7 +7,10 @@ export * from './exports.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
 import { type DissolvedRegion, dissolveLayer } from './export/dissolve.js';
 
-/** The GeoJSON MultiPolygon a country or subdivision code holds in `lookup`'s answers (see the Node entry). */
+/**
+ * The GeoJSON MultiPolygon a country or subdivision code holds in `lookup`'s answers (see the Node
+ * entry): about 25 ms for Luxembourg, about 1 s for the largest countries.
+ */
 export function geometryOf(code: string, lookup: GeoLookup): MultiPolygon {
   return geometryFrom(lookup, code);
 }
