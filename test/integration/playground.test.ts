@@ -11,6 +11,8 @@ import { networkInterfaces } from 'node:os';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countries, countryFromGps, datasetInfo, subdivisionFromGps, subdivisions } from '../../src/index.js';
+import { distanceToBorder } from '../../packages/borders/src/index.js';
+import { distanceText } from '../../packages/server/src/playground/client/answer.js';
 import { type Browser, chromiumMissing, launchChromium } from '../support/chromium.js';
 import { HOST, request } from '../support/loopback.js';
 import { type Served, startCli } from '../support/serve-process.js';
@@ -223,6 +225,12 @@ describe.skipIf(skipBrowser)('geolookup playground in headless Chromium', () => 
     const want = expected(48.8566, 2.3522);
     expect([want.country, want.subdivision, want.parents]).toEqual(['FRA', 'FR-75C', ['FR-IDF']]);
     for (const s of [want.country, want.subdivision, ...want.parents, ...want.names]) expect(text).toContain(s);
+    // With @geolookup/borders installed (this workspace), the distances the package answers.
+    const toCountry = distanceToBorder(48.8566, 2.3522, { layer: 'country' });
+    const toSubdivision = distanceToBorder(48.8566, 2.3522, { layer: 'subdivision' });
+    expect(text).toContain(
+      `Nearest border${`country ${distanceText(toCountry)}, subdivision ${distanceText(toSubdivision)}`}`,
+    );
     expect(await page.locator('#rule').isHidden()).toBe(true);
     await page.waitForSelector('#map[data-highlight="FRA FR-75C"]', { state: 'attached', timeout: 60_000 });
     expect(await drawnAt(48.8566, 2.3522)).toEqual({ country: ['FRA'], subdivision: ['FR-75C'], answer: ['FR-75C'] });

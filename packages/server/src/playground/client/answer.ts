@@ -11,6 +11,11 @@ export type Result = { code: string } | { status: number; detail: string };
 export interface Answer {
   country: Result;
   subdivision: Result;
+  /**
+   * Metres to the nearest change of country and of subdivision (null: none within the route's 50
+   * km); absent when the service has no border routes (@geolookup/borders not installed).
+   */
+  border?: { country: number | null; subdivision: number | null };
 }
 
 async function ask(route: 'country' | 'subdivision', p: Point): Promise<Result> {
@@ -21,9 +26,31 @@ async function ask(route: 'country' | 'subdivision', p: Point): Promise<Result> 
   return { status: r.status, detail: problem.detail ?? r.statusText };
 }
 
+/** The border route's answer, or undefined when the service has no such route or refuses the point. */
+async function borderDistance(layer: 'country' | 'subdivision', p: Point): Promise<number | null | undefined> {
+  const pair = `${encodeURIComponent(p.lat)},${encodeURIComponent(p.lon)}`;
+  const r = await fetch(`/geo/border/distance/fromGps/${pair}?layer=${layer}`);
+  return r.ok ? ((await r.json()) as number | null) : undefined;
+}
+
 export async function lookUp(p: Point): Promise<Answer> {
-  const [country, subdivision] = await Promise.all([ask('country', p), ask('subdivision', p)]);
-  return { country, subdivision };
+  const [country, subdivision, toCountry, toSubdivision] = await Promise.all([
+    ask('country', p),
+    ask('subdivision', p),
+    borderDistance('country', p),
+    borderDistance('subdivision', p),
+  ]);
+  const border =
+    toCountry === undefined || toSubdivision === undefined
+      ? undefined
+      : { country: toCountry, subdivision: toSubdivision };
+  return { country, subdivision, ...(border ? { border } : {}) };
+}
+
+/** Metres as a person reads them: 7.9 m, 1.24 km; null: none within the route's search. */
+export function distanceText(m: number | null): string {
+  if (m === null) return 'none within 50 km';
+  return m < 1000 ? `${m.toFixed(1)} m` : `${(m / 1000).toFixed(2)} km`;
 }
 
 export async function explain(p: Point): Promise<Explanation | null> {
@@ -80,6 +107,12 @@ export function showAnswer(list: HTMLElement, a: Answer, codes: Codes): void {
     'Subdivision',
     shown(a.subdivision, (c) => codes.subdivisions[c]?.name),
   );
+  if (a.border)
+    row(
+      list,
+      'Nearest border',
+      `country ${distanceText(a.border.country)}, subdivision ${distanceText(a.border.subdivision)}`,
+    );
   const sub = codeOf(a.subdivision);
   if (sub === null) return;
   const parents = parentsOf(sub, codes);
