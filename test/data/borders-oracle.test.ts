@@ -227,85 +227,93 @@ describe.skipIf(skipWithout('PostGIS borders oracle', typeof install === 'string
       ['country', nearestCountry],
       ['subdivision', nearestSubdivision],
     ] as const)
-      it(`nearest ${layer} within 50 km: the same code (ties within 1 m excepted), distances within the bound`, async () => {
-        const pg = await nearestOf(layer);
-        let compared = 0;
-        let worst = 0;
-        const settled: unknown[] = [];
-        const wrong: unknown[] = [];
-        for (let i = 0; i < points.lat.length; i++) {
-          const lat = points.lat[i];
-          const lon = foldLongitude(points.lon[i]);
-          const best = pg.get(i) ?? [];
-          let ours: { code: string; distanceM: number } | null = null;
-          try {
-            ours = nearest(lat, lon, { maxKm: MAX_M / 1000 });
-          } catch {
-            ours = null;
-          }
-          // Near the radius either answer holds.
-          if (best.length && Math.abs(best[0].d - MAX_M) <= bound(MAX_M)) continue;
-          if (ours && Math.abs(ours.distanceM - MAX_M) <= bound(MAX_M)) continue;
-          const agrees = (truth: { code: string; d: number }[]) => {
-            if (!truth.length || truth[0].d > MAX_M) return ours === null;
-            const tied = truth.filter((b) => b.d - truth[0].d <= 1).map((b) => b.code);
-            return (
-              ours !== null && tied.includes(ours.code) && Math.abs(ours.distanceM - truth[0].d) <= bound(truth[0].d)
+      it(
+        `nearest ${layer} within 50 km: the same code (ties within 1 m excepted), distances within the bound`,
+        async () => {
+          const pg = await nearestOf(layer);
+          let compared = 0;
+          let worst = 0;
+          const settled: unknown[] = [];
+          const wrong: unknown[] = [];
+          for (let i = 0; i < points.lat.length; i++) {
+            const lat = points.lat[i];
+            const lon = foldLongitude(points.lon[i]);
+            const best = pg.get(i) ?? [];
+            let ours: { code: string; distanceM: number } | null = null;
+            try {
+              ours = nearest(lat, lon, { maxKm: MAX_M / 1000 });
+            } catch {
+              ours = null;
+            }
+            // Near the radius either answer holds.
+            if (best.length && Math.abs(best[0].d - MAX_M) <= bound(MAX_M)) continue;
+            if (ours && Math.abs(ours.distanceM - MAX_M) <= bound(MAX_M)) continue;
+            const agrees = (truth: { code: string; d: number }[]) => {
+              if (!truth.length || truth[0].d > MAX_M) return ours === null;
+              const tied = truth.filter((b) => b.d - truth[0].d <= 1).map((b) => b.code);
+              return (
+                ours !== null && tied.includes(ours.code) && Math.abs(ours.distanceM - truth[0].d) <= bound(truth[0].d)
+              );
+            };
+            if (best.length && best[0].d <= MAX_M) compared++;
+            if (agrees(best)) {
+              if (ours) worst = Math.max(worst, Math.abs(ours.distanceM - best[0].d) / bound(best[0].d));
+              continue;
+            }
+            const brute = await bruteForce(
+              layer,
+              lat,
+              lon,
+              Math.max(ours?.distanceM ?? 0, best[0]?.d ?? MAX_M),
+              "b.code <> ''",
             );
-          };
-          if (best.length && best[0].d <= MAX_M) compared++;
-          if (agrees(best)) {
-            if (ours) worst = Math.max(worst, Math.abs(ours.distanceM - best[0].d) / bound(best[0].d));
-            continue;
+            const truth = [...brute].map(([code, d]) => ({ code, d })).sort((x, y) => x.d - y.d);
+            const entry = { i, class: className(i), lat, lon, ours, postgis: best, bruteForce: truth.slice(0, 2) };
+            (agrees(truth) ? settled : wrong).push(entry);
           }
-          const brute = await bruteForce(
-            layer,
-            lat,
-            lon,
-            Math.max(ours?.distanceM ?? 0, best[0]?.d ?? MAX_M),
-            "b.code <> ''",
-          );
-          const truth = [...brute].map(([code, d]) => ({ code, d })).sort((x, y) => x.d - y.d);
-          const entry = { i, class: className(i), lat, lon, ours, postgis: best, bruteForce: truth.slice(0, 2) };
-          (agrees(truth) ? settled : wrong).push(entry);
-        }
-        report(`nearest ${layer}`, `with a ${layer} within 50 km`, compared, worst, settled, wrong);
-      }, TIMEOUT);
+          report(`nearest ${layer}`, `with a ${layer} within 50 km`, compared, worst, settled, wrong);
+        },
+        TIMEOUT,
+      );
 
     for (const layer of ['country', 'subdivision'] as const)
-      it(`distanceToBorder, ${layer} layer: within the bound of the nearest piece of another code`, async () => {
-        const pg = await borderOf(layer);
-        let compared = 0;
-        let worst = 0;
-        const settled: unknown[] = [];
-        const wrong: unknown[] = [];
-        for (let i = 0; i < points.lat.length; i++) {
-          const lat = points.lat[i];
-          const lon = foldLongitude(points.lon[i]);
-          const want = pg.d[i];
-          const ours = distanceToBorder(lat, lon, { layer, maxKm: MAX_M / 1000 });
-          if (Math.abs(want - MAX_M) <= bound(MAX_M) || (ours !== null && Math.abs(ours - MAX_M) <= bound(MAX_M)))
-            continue;
-          const agrees = (truth: number) =>
-            truth > MAX_M ? ours === null : ours !== null && Math.abs(ours - truth) <= bound(truth);
-          if (want <= MAX_M) compared++;
-          if (agrees(want)) {
-            if (ours !== null) worst = Math.max(worst, Math.abs(ours - want) / bound(want));
-            continue;
+      it(
+        `distanceToBorder, ${layer} layer: within the bound of the nearest piece of another code`,
+        async () => {
+          const pg = await borderOf(layer);
+          let compared = 0;
+          let worst = 0;
+          const settled: unknown[] = [];
+          const wrong: unknown[] = [];
+          for (let i = 0; i < points.lat.length; i++) {
+            const lat = points.lat[i];
+            const lon = foldLongitude(points.lon[i]);
+            const want = pg.d[i];
+            const ours = distanceToBorder(lat, lon, { layer, maxKm: MAX_M / 1000 });
+            if (Math.abs(want - MAX_M) <= bound(MAX_M) || (ours !== null && Math.abs(ours - MAX_M) <= bound(MAX_M)))
+              continue;
+            const agrees = (truth: number) =>
+              truth > MAX_M ? ours === null : ours !== null && Math.abs(ours - truth) <= bound(truth);
+            if (want <= MAX_M) compared++;
+            if (agrees(want)) {
+              if (ours !== null) worst = Math.max(worst, Math.abs(ours - want) / bound(want));
+              continue;
+            }
+            const own = pg.code[i].replace(/'/g, "''");
+            const brute = await bruteForce(
+              layer,
+              lat,
+              lon,
+              Math.min(MAX_M, Math.max(ours ?? 0, want)),
+              `b.code <> '${own}'`,
+            );
+            const truth = Math.min(Number.POSITIVE_INFINITY, ...brute.values());
+            const entry = { i, class: className(i), lat, lon, own: pg.code[i], ours, postgis: want, bruteForce: truth };
+            (agrees(truth) ? settled : wrong).push(entry);
           }
-          const own = pg.code[i].replace(/'/g, "''");
-          const brute = await bruteForce(
-            layer,
-            lat,
-            lon,
-            Math.min(MAX_M, Math.max(ours ?? 0, want)),
-            `b.code <> '${own}'`,
-          );
-          const truth = Math.min(Number.POSITIVE_INFINITY, ...brute.values());
-          const entry = { i, class: className(i), lat, lon, own: pg.code[i], ours, postgis: want, bruteForce: truth };
-          (agrees(truth) ? settled : wrong).push(entry);
-        }
-        report(`distanceToBorder ${layer}`, 'within 50 km of a change', compared, worst, settled, wrong);
-      }, TIMEOUT);
+          report(`distanceToBorder ${layer}`, 'within 50 km of a change', compared, worst, settled, wrong);
+        },
+        TIMEOUT,
+      );
   },
 );
