@@ -201,9 +201,17 @@ describe('the packed packages installed into other projects', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: folder, version: '1.0.0', private: true }));
     const files = names.map((n) => tarballs[n]);
+    const args = ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...files];
     try {
-      npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files], dir);
-      installedBy = 'npm install --offline';
+      try {
+        npm(['--offline', ...args], dir);
+        installedBy = 'npm install --offline';
+      } catch {
+        // A dependency's metadata not in npm's cache (npm ci caches tarballs, not metadata): the
+        // registry, where it is reachable, as CI's own install uses it.
+        npm(['--prefer-offline', ...args], dir);
+        installedBy = 'npm install --prefer-offline';
+      }
     } catch (err) {
       // No npm cache for the dependencies (a fresh machine without network): unpack the same
       // tarballs and link their dependencies from this checkout instead.
@@ -211,11 +219,20 @@ describe('the packed packages installed into other projects', () => {
         const target = join(dir, 'node_modules', name);
         mkdirSync(target, { recursive: true });
         execFileSync('tar', ['-xzf', file, '-C', target, '--strip-components=1']);
-        const deps = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).dependencies ?? {};
-        for (const dep of Object.keys(deps))
+        const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
+        for (const dep of Object.keys(manifest.dependencies ?? {})) {
+          mkdirSync(dirname(join(dir, 'node_modules', dep)), { recursive: true });
           symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep), 'dir');
+        }
+        // Its commands, as npm links them (the tests run node_modules/.bin/geolookup).
+        const bins: Record<string, string> =
+          typeof manifest.bin === 'string' ? { [name]: manifest.bin } : (manifest.bin ?? {});
+        for (const [command, file] of Object.entries(bins)) {
+          mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+          symlinkSync(join(target, file), join(dir, 'node_modules', '.bin', command));
+        }
       }
-      installedBy = `unpacked tarballs with linked dependencies (npm install --offline failed: ${String(err).split('\n')[0]})`;
+      installedBy = `unpacked tarballs with linked dependencies (npm install failed: ${String(err).split('\n')[0]})`;
     }
     return dir;
   }
@@ -243,8 +260,10 @@ describe('the packed packages installed into other projects', () => {
       const next = queue.pop()!;
       if (seen.has(next)) continue;
       seen.add(next);
-      const entry = lock.packages[`node_modules/${next}`];
-      queue.push(...Object.keys({ ...entry?.dependencies, ...entry?.optionalDependencies }));
+      // Every copy of it, nested ones too (vt-pbf's own pbf 3 needs ieee754).
+      for (const [path, entry] of Object.entries(lock.packages))
+        if (path.endsWith(`node_modules/${next}`))
+          queue.push(...Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }));
     }
     return seen;
   }
