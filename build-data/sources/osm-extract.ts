@@ -76,6 +76,9 @@ export function extractVersion(path: string): string {
 }
 
 export function osmExtractSource(osm: OsmExtractInput, subdivisions: boolean): SourceInfo {
+  // When the data was current: the day the version names (a replication or object timestamp, or
+  // the maintainer's --osm-version "planet 2026-11-23"); absent when it names none.
+  const date = /\d{4}-\d{2}-\d{2}/.exec(osm.version)?.[0];
   return {
     name: `OpenStreetMap extract ${basename(osm.path)}`,
     version: osm.version,
@@ -86,6 +89,7 @@ export function osmExtractSource(osm: OsmExtractInput, subdivisions: boolean): S
       'countries (ISO3166-1 tags, territorial sea as OSM draws it)' +
       (subdivisions ? ' and subdivisions (ISO3166-2 tags)' : ''),
     sha256: osm.sha256,
+    ...(date ? { date } : {}),
   };
 }
 
