@@ -34,6 +34,7 @@ describe.skipIf(skipWithoutPack(source, HANS_ISLAND_FILE, 'Hans Island'))('Hans 
     expect(source).toEqual({
       name: `Hans Island 2022 treaty (data pack ${HANS_ISLAND_FILE})`,
       version: '2023-10-02 osm-boundaries via zbycz/which-country',
+      date: '2023-10-02',
       licence: 'ODbL-1.0',
       attribution: '© OpenStreetMap contributors',
       url: 'https://www.openstreetmap.org/copyright',
