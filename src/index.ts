@@ -115,7 +115,7 @@ export function subdivisions(): readonly SubdivisionInfo[] {
 /**
  * The area a country (alpha-3) or subdivision (ISO 3166-2, a parent giving the union of its
  * descendants) holds, as the lookups answer it, as a GeoJSON MultiPolygon; from the embedded
- * dataset or `lookup`'s. Computed when called: about 25 ms for Luxembourg, about 1 s for the
+ * dataset or `lookup`'s. Computed when called: about 18 ms for Luxembourg, under 1 s for the
  * largest countries (npm run bench); the same errors as isInCountry / isInSubdivision for a bad code.
  */
 export function geometryOf(code: string, lookup: GeoLookup = embedded ?? preload()): MultiPolygon {

@@ -6,7 +6,7 @@
 // where the lookup answers X, except on the row's edges.
 
 import type { Dataset } from '../format/dataset.js';
-import { forEachLeaf, readRecord, recordCountry, type Cell, type LeafEntry } from '../format/leaves.js';
+import { forEachLeaf, readRecord, recordCountry, recordRegions, type Cell, type LeafEntry } from '../format/leaves.js';
 import { dissolve, EdgeSet, type FlatPolygon, polygonsOf, splitAtRepeats, trapezoids } from './geometry.js';
 import { locator } from '../lookup/locate.js';
 import { leafBoundary } from './boundary.js';
@@ -134,6 +134,8 @@ export interface LayerReader {
   classify(x: number, y: number): number;
   /** Lines that can change the answer in a leaf whose record is `record`. */
   linesOf(record: number, cell: Cell, out: Float64Array[]): void;
+  /** Every code (-1: none) a leaf whose record is `record` can answer somewhere, maybe more. */
+  answersOf(record: number): Set<number>;
 }
 
 /** Country indexes (the country layer), subdivision indexes (the subdivision layer) or region ids. */
@@ -158,8 +160,24 @@ export function layerReader(ds: Dataset, layer: ExportLayer | 'region'): LayerRe
       });
     }
   };
+  const codeOf = countryOnly
+    ? (r: number) => ds.regionCountry[r]
+    : byRegion
+      ? (r: number) => r
+      : (r: number) => ds.regionSubdivision[r];
+  const answers = new Map<number, Set<number>>();
+  const answersOf = (record: number): Set<number> => {
+    let codes = answers.get(record);
+    if (!codes) {
+      const found = new Set<number>();
+      recordRegions(ds, record, (r) => found.add(codeOf(r)));
+      answers.set(record, (codes = found));
+    }
+    return codes;
+  };
   return {
     countryOnly,
+    answersOf,
     direct: (e) => {
       if (e.kind === 'country') return e.country;
       if (e.kind === 'region')
@@ -379,8 +397,22 @@ export function cellBoundary(
       if (code >= 0 && holds(code)) set.addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
       return;
     }
+    // A leaf whose regions the set holds none of (or all of) needs no lines: most leaves of a
+    // small country's cells. answersOf may list more codes than the leaf answers, never fewer.
+    const record = (e as { record: number }).record;
+    let some = false;
+    let every = true;
+    for (const k of reader.answersOf(record)) {
+      if (k >= 0 && holds(k)) some = true;
+      else every = false;
+    }
+    if (!some) return;
+    if (every) {
+      set.addTrapezoid(cell.y0, cell.y1, cell.x0, cell.x1, cell.x0, cell.x1);
+      return;
+    }
     const lines: Float64Array[] = [];
-    reader.linesOf((e as { record: number }).record, cell, lines);
+    reader.linesOf(record, cell, lines);
     const held = (k: number) => k >= 0 && holds(k);
     if (leafBoundary(lines, cell.x0, cell.y0, cell.x1, cell.y1, reader.classify, held, set)) return;
     trapezoids(lines, cell.x0, cell.y0, cell.x1, cell.y1, reader.classify, (k, yb, yt, xl0, xr0, xl1, xr1) => {

@@ -164,6 +164,24 @@ export function recordCountry(ds: Dataset, record: number): number {
 }
 
 /**
+ * Every region a record can answer (its items, nested records and default entry or table), each
+ * passed to `visit`, maybe more than once; the arcs are not decoded. Lets a reader skip a leaf
+ * whose regions all lie outside (or all inside) the set it draws.
+ */
+export function recordRegions(ds: Dataset, record: number, visit: (region: number) => void): void {
+  ds.recordPages.needAll();
+  const rec = ds.records;
+  const entry = (e: number): void => {
+    if (e >>> TAG_SHIFT === TAG_RECORD) recordRegions(ds, e & VALUE_MASK, visit);
+    else visit(e & VALUE_MASK);
+  };
+  for (let i = 0; i < (rec[record] & ITEM_MASK); i++) entry(itemEntry(rec, record, i));
+  const def = rec[record + 1];
+  if (def >>> TAG_SHIFT !== TAG_TABLE) entry(def);
+  else for (let k = 0; k < TABLE_GRID * TABLE_GRID; k++) visit(tableEntry(rec, def, k));
+}
+
+/**
  * A leaf record with its arcs in lon/lat. Vertices are quantised over the cell window (the cell
  * plus a margin on every side); the runtime tests the point against them in window units, so the
  * affine map back to degrees gives the same answer for every point in the cell up to
