@@ -18,6 +18,7 @@ import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-in
 import { windowUnits } from './index/records.js';
 import { writeReport } from './report.js';
 import { hashFolders } from './hash-folders.js';
+import { checkDeFacto, deFactoAreas } from './policy/de-facto.js';
 import { partlySubdivided } from './policy/partial-subdivisions.js';
 import { uncheckedCodes } from './policy/deleted-codes.js';
 import { packsSummary } from './sources/data-packs.js';
@@ -305,10 +306,25 @@ async function main(): Promise<void> {
   if (config.codes === 'iso') checkCurrent(src);
 
   mkdirSync(outDir, { recursive: true });
-  const dataset = writeDataset(src, index, config, indexOptions);
+  if (config.codes === 'iso') {
+    const { areas, notApplied } = await deFactoAreas(src.policy, src.deFactoAdmin1);
+    src.deFacto = areas;
+    src.deFactoNotApplied = notApplied;
+  }
+  let dataset = writeDataset(src, index, config, indexOptions);
   // Every load check the runtime has, before the file exists: the package's own dataset is later
   // loaded by its seal alone (src/node/seal.ts), so its bytes must have passed them where they were built.
-  createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
+  const built = createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
+  if (src.deFacto?.length) {
+    // The metadata names only de facto areas the data answers as the policy writes them.
+    const { kept, notApplied } = checkDeFacto(built);
+    if (notApplied.length) {
+      src.deFacto = kept;
+      src.deFactoNotApplied!.push(...notApplied);
+      dataset = writeDataset(src, index, config, indexOptions);
+      createGeoLookupFromBytes(dataset, `${config.name}.geolookup`, 'full');
+    }
+  }
   atomicWrite(join(outDir, `${config.name}.geolookup`), dataset);
   const features = writeFeatures(src);
   atomicWrite(join(outDir, `${config.name}.geobuf`), features);

@@ -91,7 +91,7 @@ function osmConfig(a: ConfigArgs, osm: OsmExtractInput): BuildConfig {
         licence: 'Public domain',
         attribution: 'Made with Natural Earth',
         url: 'https://www.naturalearthdata.com/',
-        role: 'the Sovereign Base Areas on Cyprus only (policy landFromAdmin1)',
+        role: 'the Sovereign Base Areas on Cyprus (policy landFromAdmin1) and the outlines of de facto areas (policy deFacto)',
       },
       ...worldSources().filter((s) => s.name === 'iso-3166' || s.name === 'Debian iso-codes'),
     ],
@@ -172,7 +172,7 @@ function worldSources(): SourceInfo[] {
       licence: 'Public domain',
       attribution: 'Made with Natural Earth',
       url: 'https://www.naturalearthdata.com/',
-      role: 'subdivisions (ISO 3166-2)',
+      role: 'subdivisions (ISO 3166-2), and the outlines of de facto areas (policy deFacto)',
       // Natural Earth 5.1 (its FCLASS_TLC field first appears there).
       date: '2022',
     },

@@ -81,6 +81,30 @@ function coastalGapsSection(src: Sources, index: BuiltIndex, opts: IndexOptions)
   ];
 }
 
+/** The policy's de facto areas (policy/de-facto.ts): those in datasetInfo().deFacto, and the rest with why. */
+function deFactoSection(src: Sources): string[] {
+  if (!src.deFacto && !src.deFactoNotApplied) return [];
+  const L = section(
+    'De facto areas',
+    'Informative (policy.json deFacto): they change no answer; the playground shows them as its rule line. Kept ' +
+      "where the dataset answers the policy's code at its point.",
+    '',
+    '| area | answered | told by | administered by |',
+    '|---|---|---|---|',
+  );
+  for (const a of src.deFacto ?? []) {
+    const w = a.where;
+    const where = w.countryWide
+      ? `wherever ${a.answer} answers`
+      : w.withinKm !== undefined
+        ? `within ${w.withinKm} km of ${a.at[1]}, ${a.at[0]}`
+        : [w.source, w.subdivisions && `subdivisions ${w.subdivisions.join(', ')}`].filter(Boolean).join(' and ');
+    L.push(`| ${a.area} | ${a.answer} | ${where} | ${a.administeredBy} |`);
+  }
+  for (const d of src.deFactoNotApplied ?? []) L.push('', `Not applied: ${d}.`);
+  return L;
+}
+
 function overlapsSection(src: Sources, index: BuiltIndex): string[] {
   const L = section(
     'Overlapping country polygons and how they were resolved',
@@ -254,6 +278,7 @@ export function writeReport(
     ...countsSection(src, index, sizes),
     ...coastalGapsSection(src, index, opts),
     ...overlapsSection(src, index),
+    ...deFactoSection(src),
     ...policySections(src),
     ...subdivisionSections(src, config),
     ...subdivisionSourcesSection(src),

@@ -79,6 +79,7 @@ export function writeDataset(src: Sources, index: BuiltIndex, config: BuildConfi
     stats: { ...index.stats, countryParts: src.countryParts.length, subdivisionParts: src.subdivisionParts.length },
     ...(config.codes === 'iso' ? { disputes: src.policy.disputes } : {}),
     ...(src.deleted ? { deletedSubdivisions: src.deleted.deleted } : {}),
+    ...(src.deFacto?.length ? { deFacto: src.deFacto } : {}),
     ...(src.simplified ? { simplification: { ...src.simplified, vertexBoundM: params.vertexBoundM } } : {}),
   };
   const { flatbush, boxcodes } = partIndex(src, index, params.boxCellDeg);

@@ -19,6 +19,8 @@ export {
 } from './node/data-path.js';
 import type { IndexArray } from './lookup/typed-arrays.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
+import { deFactoAreaAt as areaAt } from './lookup/de-facto.js';
+import type { DeFactoArea } from './format/dataset.js';
 export { type AreaIn, geometryIn } from './export/geometry-in.js';
 import { type DissolvedRegion, dissolveLayer } from './export/dissolve.js';
 
@@ -131,6 +133,18 @@ export function regionGeometries(
   lookup: GeoLookup = embedded ?? preload(),
 ): Generator<DissolvedRegion> {
   return dissolveLayer(lookup, layer);
+}
+/**
+ * The de facto area (datasetInfo().deFacto: Northern Cyprus, Western Sahara, Kosovo, …) the point
+ * lies in, with what is answered there, who administers it and why; null elsewhere. Informative: it
+ * changes no answer. The same errors as tryCountryFromGps for a bad point.
+ */
+export function deFactoAreaAt(
+  latitude: number | string,
+  longitude: number | string,
+  lookup: GeoLookup = embedded ?? preload(),
+): DeFactoArea | null {
+  return areaAt(lookup, latitude, longitude);
 }
 /** Sources, versions, licences and build statistics of the embedded dataset. */
 export function datasetInfo(): DatasetMeta {

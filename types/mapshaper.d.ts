@@ -16,6 +16,8 @@ declare module 'mapshaper' {
   const mapshaper: {
     /** Runs a mapshaper command line (reading and writing files); rejects on an error. */
     runCommands(argv: string | string[]): Promise<void>;
+    /** Runs commands over in-memory files (name → contents); resolves to the files written. */
+    applyCommands(commands: string, input: Record<string, unknown>): Promise<Record<string, string | Uint8Array>>;
     internal: {
       importGeoJSON(src: object, opts?: Options): Dataset;
       /** Splits paths into arcs at junctions, so coincident borders become one arc. */

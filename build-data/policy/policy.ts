@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DeFactoWhere } from '../../src/format/dataset.js';
 
 export type FillRule = string | { code: string; within: [number, number, number, number] };
 
@@ -31,6 +32,19 @@ export interface Policy {
   userAssigned: Record<string, { alpha2: string; name: string; reason: string }>;
   aliases: Record<string, string>;
   disputes: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
+  /** Areas another party administers or claims, for the playground's rule line (policy/de-facto.ts). */
+  deFacto?: DeFactoPolicy[];
+}
+
+/** A de facto area as policy.json writes it: where is how the area is told (DeFactoArea in the format). */
+export interface DeFactoPolicy {
+  area: string;
+  /** [lon, lat] inside the area, where the dataset must answer `answer`. */
+  at: [number, number];
+  answer: string;
+  where: Omit<DeFactoWhere, 'outline' | 'source'> & { naturalEarth?: string };
+  administeredBy: string;
+  reason: string;
 }
 
 export function readPolicy(policyDir: string): Policy {

@@ -2,7 +2,7 @@
 // (../policy/), and returns the polygon parts ranked for overlap order, with what was decided.
 
 import { join } from 'node:path';
-import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
+import type { CountryInfo, DeFactoArea, SubdivisionInfo } from '../../src/format/dataset.js';
 import { type BuildConfig, naturalEarthAdmin1Path } from '../config.js';
 import { resolveAliases } from '../policy/aliases.js';
 import { type DisputeLand, disputeLandFromSubdivisions } from '../policy/dispute-land.js';
@@ -59,6 +59,12 @@ export interface Sources {
   simplified?: Simplified;
   /** An --osm build: what the extract held and what was skipped (sources/osm-extract.ts). */
   osmExtract?: OsmExtractLog;
+  /** Natural Earth admin-1 features the policy's de facto outlines name (policy/de-facto.ts). */
+  deFactoAdmin1: DeFactoAdmin1 | null;
+  /** The policy's de facto areas the built dataset answers as written, set by build.ts. */
+  deFacto?: DeFactoArea[];
+  /** The others, in words, for the report. */
+  deFactoNotApplied?: string[];
 }
 
 export interface OsmExtractLog {
@@ -84,6 +90,13 @@ interface CountryLayers {
   seaReassigned: SeaReassigned[];
   disputesNotApplied: string[];
   disputeLand: DisputeLand[];
+  /** Natural Earth admin-1 features the policy's de facto outlines name; null when the build reads none. */
+  deFactoAdmin1: DeFactoAdmin1 | null;
+}
+
+export interface DeFactoAdmin1 {
+  features: Feature[];
+  path: string;
 }
 
 /**
@@ -104,6 +117,11 @@ function loadCountries(
   const admin1 = config.osm
     ? { features: readGeoJSON(naturalEarthAdmin1Path()), path: naturalEarthAdmin1Path() }
     : { features: features.subdivisions, path: config.subdivisions?.path ?? '' };
+  const naturalEarth = iso && admin1.path === naturalEarthAdmin1Path();
+  const outlined = new Set((policy.deFacto ?? []).map((d) => d.where.naturalEarth));
+  const deFactoAdmin1 = naturalEarth
+    ? { features: admin1.features.filter((f) => outlined.has(String(f.properties?.adm0_a3))), path: admin1.path }
+    : null;
   const fromAdmin1 =
     iso && (config.subdivisions || config.osm) && policy.landFromAdmin1
       ? landFromAdmin1(policy, admin1.features, admin1.path, tables)
@@ -143,6 +161,7 @@ function loadCountries(
     seaReassigned,
     disputesNotApplied,
     disputeLand: disputeLand.log,
+    deFactoAdmin1,
   };
 }
 
@@ -198,6 +217,7 @@ export function loadSources(config: BuildConfig, here: string): Sources {
     seaParts: layers.seaParts.length,
     patchParts: layers.patchParts.length,
     replacedSubdivisions: subdivisionLayer?.replaced ?? [],
+    deFactoAdmin1: layers.deFactoAdmin1,
     ...(osm
       ? {
           osmExtract: {

@@ -98,6 +98,11 @@ export interface DatasetMeta {
    * a point inside it ([lon, lat]), the code answered, the code not answered and why.
    */
   disputes?: { area: string; at: [number, number]; winner: string; over: string; reason: string }[];
+  /**
+   * Areas another party administers or claims, and what this dataset answers there (docs/POLICY.md,
+   * "De facto answers"): informative, they change no answer. Each entry's `at` answers `answer`.
+   */
+  deFacto?: DeFactoArea[];
   /** A simplified dataset (the lite one): its tolerances and what they did (docs/LITE.md). */
   simplification?: Simplification;
   /**
@@ -105,6 +110,31 @@ export interface DatasetMeta {
    * a ValidationError naming the successor (docs/POLICY.md, "Deleted codes"). Absent from custom builds.
    */
   deletedSubdivisions?: Record<string, DeletedSubdivision>;
+}
+
+/** A de facto area (DatasetMeta.deFacto). */
+export interface DeFactoArea {
+  area: string;
+  /** [lon, lat] inside the area, where the dataset answers `answer`. */
+  at: [number, number];
+  /** The ISO 3166-1 alpha-3 code (or user-assigned XKX) answered in the area. */
+  answer: string;
+  /**
+   * Where the area is, where `answer` answers: everywhere (`countryWide`); within `withinKm` of `at`;
+   * or in `outline` (GeoJSON MultiPolygon coordinates from `source`) or one of `subdivisions`.
+   */
+  where: DeFactoWhere;
+  administeredBy: string;
+  reason: string;
+}
+
+/** How a de facto area is told (DeFactoArea.where); policy.json writes `naturalEarth` for an outline. */
+export interface DeFactoWhere {
+  countryWide?: boolean;
+  withinKm?: number;
+  outline?: number[][][][];
+  source?: string;
+  subdivisions?: string[];
 }
 
 /** How a lite dataset's borders were simplified, in metres; absent from full-precision datasets. */

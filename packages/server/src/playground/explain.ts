@@ -2,12 +2,12 @@
 // only what the dataset itself shows to be true at the point; where it cannot tell, it says
 // nothing (docs/PLAYGROUND.md#the-rule-line lists what is never explained and why).
 
-import type { GeoLookup } from 'geolookup';
+import { deFactoAreaAt, type GeoLookup } from 'geolookup';
 import { type CodeTables, parentsOf } from './codes.js';
 
 /** The rule that decided the answer at a point, in words; what GET /playground/explain returns. */
 export interface Explanation {
-  /** Short name of the rule, "dispute", "enclave" or "no subdivision". */
+  /** Short name of the rule, "dispute", "de facto", "enclave" or "no subdivision". */
   rule: string;
   /** One sentence on how the rule applies here. */
   detail: string;
@@ -20,6 +20,7 @@ export function explainPoint(lookup: GeoLookup, tables: CodeTables, lat: number,
   const subdivision = lookup.trySubdivisionFromGps(lat, lon);
   return (
     dispute(lookup, tables, country, subdivision) ??
+    deFacto(lookup, lat, lon) ??
     enclave(lookup, country, lat, lon) ??
     noSubdivision(lookup, tables, country, subdivision)
   );
@@ -45,6 +46,17 @@ function dispute(
     }
   }
   return null;
+}
+
+/** A de facto area of the dataset's metadata (deFactoAreaAt): the area, the answer, who administers it, why. */
+function deFacto(lookup: GeoLookup, lat: number, lon: number): Explanation | null {
+  const a = deFactoAreaAt(lat, lon, lookup);
+  if (a === null) return null;
+  const near = a.where.withinKm !== undefined ? `near ${a.area} (within ${a.where.withinKm} km of it)` : a.area;
+  return {
+    rule: 'de facto',
+    detail: `${near}: answered ${a.answer}, administered by ${a.administeredBy} — ${a.reason}`,
+  };
 }
 
 /** Whether a and b are the same subdivision, or one is an ISO ancestor of the other. */
