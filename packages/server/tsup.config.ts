@@ -1,6 +1,20 @@
 import { build } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { CLIENT_BUNDLE, CLIENT_ENTRY, clientBuildOptions } from './src/playground/client-build.js';
+import { writeOverview } from './src/tiles/overview.js';
+
+/**
+ * The world overview the playground opens on, for the dataset the core ships (docs/TILES.md): a
+ * few seconds here instead of on a user's first start. From the built core, as the bundles run it.
+ */
+async function packagedOverview(): Promise<void> {
+  const { createGeoLookup, resolveDataPath } = await import('geolookup');
+  const dataset = resolveDataPath('lite');
+  const t = performance.now();
+  const { file, bytes } = writeOverview('dist', createGeoLookup(dataset), dataset);
+  const s = ((performance.now() - t) / 1000).toFixed(1);
+  console.log(`overview: ${file}, ${(bytes / 1e6).toFixed(2)} MB from ${dataset} in ${s} s`);
+}
 
 const shared = {
   target: 'node20',
@@ -43,6 +57,7 @@ export default defineConfig([
     // The playground page's script, for browsers (src/playground/assets.ts reads it from dist/playground/).
     onSuccess: async () => {
       await build({ ...clientBuildOptions(CLIENT_ENTRY), outfile: CLIENT_BUNDLE });
+      await packagedOverview();
     },
   },
 ]);

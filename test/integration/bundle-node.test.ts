@@ -277,6 +277,8 @@ describe('the packed packages installed into other projects', () => {
       await build({ ...config, config: false, outDir: join(pkg, 'dist'), dts: false, sourcemap: false, silent: true });
     copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
     place(dataset, join(pkg, 'dist-data', 'world.geolookup'));
+    // As the package ships it (package.json "files"): the playground's overview is drawn from it.
+    place(lib.resolveDataPath('lite'), join(pkg, 'dist-data', 'world-lite.geolookup'));
     tarballs.geolookup = pack(pkg);
     // The products as `npm run build` built them (no test rebuilds packages/*/dist).
     tarballs['@geolookup/server'] = pack(join(root, 'packages', 'server'));
@@ -344,6 +346,37 @@ import { createClient } from '@geolookup/client'; import { createServer } from '
     const r = spawnSync(process.execPath, ['check.mjs'], { cwd: app, env: env(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual(want());
+  });
+
+  it('the playground opens on the prebuilt world overview of the installed dataset', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'geolookup');
+    const child = spawn(bin, ['playground', '--port', '0'], {
+      cwd: app,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((ok) => child.once('exit', ok));
+    try {
+      const line = await new Promise<string>((ok, fail) => {
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) ok(out);
+        });
+        child.on('exit', (code) => fail(new Error(`playground exited ${code}: ${out}`)));
+      });
+      expect(line).toMatch(/zooms 0-7 from \S*node_modules\/geolookup\/dist-data\/world-lite\.geolookup, prebuilt\)/);
+      const port = /127\.0\.0\.1:(\d+)/.exec(line)![1];
+      const res = await fetch(`http://127.0.0.1:${port}/tiles/0/0/0.mvt`);
+      expect(res.status).toBe(200);
+      // The layer's name and a country's code, as MVT strings.
+      const text = Buffer.from(await res.arrayBuffer()).toString('latin1');
+      expect(text).toContain('country');
+      expect(text).toContain(lib.countryFromGps(48.8566, 2.3522));
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('from `node -e` in another folder (a global __dirname of ".") the client still finds the dataset', () => {

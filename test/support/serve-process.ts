@@ -7,9 +7,14 @@ import { HOST } from './loopback.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The CLI from its sources, through tsx. */
+export const SOURCE_CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+/** The CLI as the build bundled it (dist/cli.js, the packages' dist/), for what only the bundles do. */
+export const BUILT_CLI = ['dist/cli.js'];
+
 /** `geolookup <args>`, started from the repository root. */
-export function spawnCli(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root });
+export function spawnCli(args: string[], cli = SOURCE_CLI): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [...cli, ...args], { cwd: root });
 }
 
 /** `geolookup serve` with these arguments, started from the repository root. */
@@ -41,8 +46,8 @@ export function serve(keys: string, extra: string[] = [], startMs = 30_000): Pro
  * Starts `geolookup <args>` and waits until its stdout shows `started`, whose first group is the
  * port; a process that exits or does not start in time is killed and rejects.
  */
-export function startCli(args: string[], started: RegExp, startMs = 30_000): Promise<Served> {
-  const child = spawnCli(args);
+export function startCli(args: string[], started: RegExp, startMs = 30_000, cli = SOURCE_CLI): Promise<Served> {
+  const child = spawnCli(args, cli);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (out += d));

@@ -42,7 +42,7 @@ export function runPlayground(argv: string[], out: Print, err: Print): number {
         };
         out(
           `geolookup playground: ${playground.url} (tiles from ${shown(playground.data)}, ` +
-            `zooms 0-${OVERVIEW_MAX_ZOOM} from ${shown(playground.overview)})`,
+            `zooms 0-${OVERVIEW_MAX_ZOOM} from ${shown(playground.overview)}${playground.prebuilt ? ', prebuilt' : ''})`,
         );
         const stop = () => void playground.close().then(() => process.exit(process.exitCode ?? EXIT.ok));
         process.once('SIGTERM', stop);

@@ -12,6 +12,7 @@ import { mapDataPath } from './map-data.js';
 import { proxyTo } from './proxy.js';
 import { isPlaygroundPath, type PlaygroundContext, playgroundReply, type Reply } from './routes.js';
 import { startTiles } from './tiles.js';
+import { PACKAGED_DIR, prebuiltOverview } from '../tiles/overview.js';
 
 /** Loopback only: the page and the service have no keys. */
 export const HOST = '127.0.0.1';
@@ -39,6 +40,8 @@ export interface Playground {
   data: string;
   /** The dataset file the world overview's tiles come from (map-data.ts). */
   overview: string;
+  /** Whether the overview is the package's prebuilt one for that file's bytes (tiles/overview.ts), not computed. */
+  prebuilt: boolean;
   close(): Promise<void>;
 }
 
@@ -137,11 +140,12 @@ function handle(front: Front, req: http.IncomingMessage, res: http.ServerRespons
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const answering = resolveDataPath(options.data);
   const lookup = options.data === undefined ? preload() : createGeoLookup(options.data);
+  const overview = mapDataPath(answering);
+  const prebuilt = prebuiltOverview(PACKAGED_DIR, overview);
   const service = keylessService(lookup, options.log);
   const servicePort = await listen(service, 0);
   const proxy = proxyTo(servicePort);
-  const overview = mapDataPath(answering);
-  const tiles = startTiles({ data: answering, overview });
+  const tiles = startTiles({ data: answering, overview, prebuilt });
   const tables = codeTables(lookup);
   const ctx: PlaygroundContext = { lookup, tables, tiles };
   const routes: Front = { ctx, forward: proxy.forward, log: options.log };
@@ -159,6 +163,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       service: `http://${HOST}:${servicePort}/`,
       data: answering,
       overview,
+      prebuilt: prebuilt !== null,
       close,
     };
   } catch (e) {

@@ -61,7 +61,7 @@ function hue(code: string): number {
 type Feature = { type: 'Feature'; properties: Record<string, string | number>; geometry: object };
 
 /** The features of one layer's areas: the polygons with their code, and a label point per part. */
-function features(areas: { code: string; geometry: MultiPolygon }[]): { areas: Feature[]; labels: Feature[] } {
+function features(areas: Areas): { areas: Feature[]; labels: Feature[] } {
   const out: Feature[] = [];
   const labels: Feature[] = [];
   for (const a of areas) {
@@ -86,6 +86,9 @@ export interface LayerIndex {
   labels: Index;
 }
 
+/** A layer's areas as geometryIn gives them: each code's multipolygon. */
+export type Areas = { code: string; geometry: MultiPolygon }[];
+
 /** Indexes of `layer`'s areas inside `box` (whole cells), for zooms up to `maxZoom`. */
 export function layerIndex(
   lookup: GeoLookup,
@@ -93,7 +96,12 @@ export function layerIndex(
   box: [number, number, number, number],
   maxZoom: number,
 ): LayerIndex {
-  const f = features(geometryIn(lookup, layer, box));
+  return areasIndex(geometryIn(lookup, layer, box), maxZoom);
+}
+
+/** Indexes of these areas for zooms up to `maxZoom`. */
+export function areasIndex(areas: Areas, maxZoom: number): LayerIndex {
+  const f = features(areas);
   const options = { maxZoom, tolerance: TOLERANCE, extent: EXTENT, buffer: BUFFER, indexMaxZoom: 0 };
   return { areas: geojsonvt(collection(f.areas), options), labels: geojsonvt(collection(f.labels), options) };
 }
