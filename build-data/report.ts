@@ -101,7 +101,7 @@ function deFactoSection(src: Sources): string[] {
         : [w.source, w.subdivisions && `subdivisions ${w.subdivisions.join(', ')}`].filter(Boolean).join(' and ');
     L.push(`| ${a.area} | ${a.answer} | ${where} | ${a.administeredBy} |`);
   }
-  for (const d of src.deFactoNotApplied ?? []) L.push('', `Not applied: ${d}.`);
+  for (const d of src.deFactoNotApplied ?? []) L.push('', `Not kept: ${d}.`);
   return L;
 }
 

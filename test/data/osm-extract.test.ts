@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetAgreement, parentOf } from '../../bench/accuracy-lib.js';
 import * as world from '../../src/index.js';
-import { createGeoLookup, type GeoLookup } from '../../src/index.js';
+import { createGeoLookup, deFactoAreaAt, type GeoLookup } from '../../src/index.js';
 import { buildDataset } from '../support/build-dataset.js';
 import { skipWithout } from '../support/system.js';
 
@@ -123,7 +123,19 @@ describe.skipIf(skipWithout('OSM extract build (JOSM boundaries.osm)', josm.miss
       expect(at(44.9521, 34.1024)).toBe('UKR UA-43'); // Simferopol
       expect(at(44.6167, 33.5254)).toBe('UKR UA-40'); // Sevastopol
       expect(report).toContain(`UKR's subdivision outlines UA-40, UA-43 there are taken as UKR's land`);
-      expect(report).not.toContain('Not applied');
+      expect(report).not.toContain('Not applied'); // disputes; de facto areas a build does not hold are 'Not kept'
+    });
+
+    it('keeps the de facto areas it answers as the policy writes them, and reports each other one as not kept', () => {
+      const kept = built.meta.deFacto ?? [];
+      for (const a of kept) expect(deFactoAreaAt(a.at[1], a.at[0], built), a.area).toBe(a);
+      const policy = JSON.parse(readFileSync('build-data/policy/policy.json', 'utf8'));
+      const dropped = policy.deFacto.filter((d: { area: string }) => !kept.some((a) => a.area === d.area));
+      for (const d of dropped) expect(report).toContain(`Not kept: de facto area "${d.area}"`);
+      console.log(
+        `osm-extract: de facto areas kept ${kept.map((a) => a.area)}; not kept ${dropped.map((d: { area: string }) => d.area)}`,
+      );
+      expect(kept.length).toBeGreaterThan(0);
     });
 
     it('gives no nearest-subdivision fill in a country the file outlines a few units of (Scotland of the UK)', () => {
