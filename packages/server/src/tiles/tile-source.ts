@@ -59,7 +59,7 @@ export function tileSource(lookup: GeoLookup, overview: GeoLookup | Areas = look
     warm,
     tile(z, x, y) {
       if (!validTile(z, x, y)) throw new RangeError(`No tile ${z}/${x}/${y}: zoom 0 to ${MAX_TILE_ZOOM}`);
-      if (z <= OVERVIEW_MAX_ZOOM) return encodeTile(world ?? warm(), z, x, y);
+      if (z <= OVERVIEW_MAX_ZOOM) return encodeTile(warm(), z, x, y);
       const shift = z - BLOCK_ZOOM;
       return encodeTile(block(x >> shift, y >> shift), z, x, y);
     },
