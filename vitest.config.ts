@@ -1,9 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` runs on small fixture datasets built at the start of the run
-// (test/fixtures/setup.ts) and never reads dist-data/; `dataset` holds the contract, data and
-// integration tests on the built world dataset. `npm test` runs both, `npm run test:unit` the first.
+// Two tiers (docs/TESTING.md). `npm test`: the `unit` project, on small fixture datasets built at the
+// start of the run (test/fixtures/setup.ts), and `dataset`, the contract, data and integration
+// tests on the built world dataset. `npm run test:proofs`: the oracles and full-size proofs below,
+// slow or needing system packages, and the batch differentials at 100,000 files. CI runs both.
+export const PROOFS = [
+  'test/data/oracle.test.ts',
+  'test/data/borders-oracle.test.ts',
+  'test/data/exactness.test.ts',
+  'test/integration/export.test.ts',
+  'test/integration/export-geoparquet.test.ts',
+  'test/integration/playground-agreement.test.ts',
+  'test/integration/playground-overview.test.ts',
+];
+const DIFFERENTIALS = ['test/unit/csv-differential.test.ts', 'test/unit/batch-ndjson-differential.test.ts'];
+
 export default defineConfig({
   // The packages under packages/ import the library by name; tests run them on its sources.
   resolve: {
@@ -17,7 +29,7 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     // Two files at a time: vitest's default (CPUs - 1) ran the suite one file at a time on CI's two
-    // vCPUs, 1,502 s of npm test for 1,424 s of tests, past CI's 30-minute budget.
+    // vCPUs, 1,502 s of npm test for 1,424 s of tests.
     maxWorkers: 2,
     projects: [
       {
@@ -33,9 +45,26 @@ export default defineConfig({
         test: {
           name: 'dataset',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**'],
+          exclude: ['test/unit/**', ...PROOFS],
           // Every answer of a geolookup server started by these tests is checked against its OpenAPI document.
           setupFiles: ['test/support/openapi-conformance.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'proofs',
+          include: PROOFS,
+          setupFiles: ['test/support/openapi-conformance.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'proofs-differential',
+          include: DIFFERENTIALS,
+          globalSetup: ['test/fixtures/setup.ts'],
+          env: { GEOLOOKUP_DIFF_FILES: process.env.GEOLOOKUP_DIFF_FILES ?? '100000' },
         },
       },
     ],

@@ -26,15 +26,23 @@ function run(script: string, args: string[]): Promise<void> {
 
 const args = process.argv.slice(2);
 const force = args.length === 1 && args[0] === '--force' ? ['--force'] : [];
+const STEPS: [string, string, string[]][] = [
+  ['the world dataset', 'build.ts', force],
+  ['the lite dataset', 'build.ts', ['--lite', ...force]],
+  ["@geolookup/borders' lines", 'borders/build.ts', force],
+  ["@geolookup/timezones' dataset", 'timezones/build.ts', [...force, '--dataset']],
+  ["the time zones' country check", 'timezones/build.ts', ['--countries']],
+];
+const started = Date.now();
+const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
 try {
   if (args.length > force.length) await run('build.ts', args);
-  else {
-    await run('build.ts', force);
-    await run('build.ts', ['--lite', ...force]);
-    await run('borders/build.ts', force);
-    await run('timezones/build.ts', [...force, '--dataset']);
-    await run('timezones/build.ts', ['--countries']);
-  }
+  else
+    for (const [i, [what, script, stepArgs]] of STEPS.entries()) {
+      console.log(`build-data: [${i + 1}/${STEPS.length}] ${what} (at ${seconds()})`);
+      await run(script, stepArgs);
+    }
+  if (args.length === force.length) console.log(`build-data: all datasets ready in ${seconds()}`);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);

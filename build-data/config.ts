@@ -9,7 +9,7 @@ import { type DataPacks, findDataPacks } from './sources/data-packs.js';
 import { hansIslandSource } from './sources/hans-island.js';
 import { osmAdminSource } from './sources/osm-admin.js';
 import { type OsmExtractInput, osmExtractSource } from './sources/osm-extract.js';
-import { isoCodesDate, isoCodesVersion } from './sources/iso-codes.js';
+import { readParentLinks } from './policy/parent-links.js';
 import { type Replacement, sourceName } from './sources/replacements.js';
 
 const require = createRequire(import.meta.url);
@@ -205,11 +205,11 @@ function worldSources(): SourceInfo[] {
     },
     {
       name: 'Debian iso-codes',
-      version: isoCodesVersion(),
+      version: `${readParentLinks().isoCodesVersion} (its parent links, frozen in build-data/policy/parent-links.json)`,
       licence: 'LGPL-2.1-or-later',
       url: 'https://salsa.debian.org/iso-codes-team/iso-codes',
-      role: 'ISO 3166-2 parent links; a second check that every answered code is current',
-      date: isoCodesDate(),
+      role: 'ISO 3166-2 parent links; where installed, a second check that every answered code is current',
+      date: readParentLinks().isoCodesDate,
     },
   ];
 }

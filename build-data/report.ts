@@ -4,7 +4,11 @@ import type { BuildConfig } from './config.js';
 import type { BuiltIndex, IndexOptions } from './index/build-index.js';
 import { PARTIAL_SHARE } from './policy/partial-subdivisions.js';
 import { subdivisionSourcesSection } from './report-subdivision-sources.js';
+import { iso31662 } from 'iso-3166';
+import { reconcileHierarchy } from './policy/hierarchy.js';
+import { readParentLinks } from './policy/parent-links.js';
 import { isoHierarchy } from './sources/code-tables.js';
+import { ISO_CODES_JSON, isoCodesInstalled, isoCodesVersion, readIsoCodes } from './sources/iso-codes.js';
 import { packsSummary } from './sources/data-packs.js';
 import type { Sources } from './sources/load.js';
 
@@ -177,22 +181,41 @@ function subdivisionSections(src: Sources, config: BuildConfig): string[] {
   return L;
 }
 
-/** The parent links reconciled with Debian's iso-codes (policy/hierarchy.ts), and every one not taken. */
+/** The parent links of policy/parent-links.json, and how they compare with an installed iso-codes. */
 function hierarchySection(config: BuildConfig): string[] {
   if (config.codes !== 'iso') return [];
-  const h = isoHierarchy();
+  const links = readParentLinks();
   const L = section(
-    'ISO 3166-2 parent links (pinned iso-3166 reconciled with Debian iso-codes)',
-    `iso-codes' parent adopted for ${h.adopted.length} codes; both references agree on ${h.agreed}; ` +
-      `${h.notAdopted.length} iso-codes links not adopted:`,
+    'ISO 3166-2 parent links (pinned iso-3166, with policy/parent-links.json)',
+    `${Object.keys(links.isoCodes).length} links from Debian iso-codes ${links.isoCodesVersion} (frozen); ` +
+      `${Object.keys(links.ground).length} links as they are on the ground, where both references lag:`,
     '',
-    '| code | iso-codes parent | ours | reason |',
+    '| code | parent | the references say | source | since |',
+    '|---|---|---|---|---|',
+  );
+  for (const [code, g] of Object.entries(links.ground))
+    L.push(`| ${code} | ${g.parent} | ${g.references} | ${g.source} | ${g.since} |`);
+  if (!isoCodesInstalled()) {
+    L.push('', `Not compared with an installed Debian iso-codes: ${ISO_CODES_JSON} is absent.`);
+    return L;
+  }
+  const h = reconcileHierarchy(iso31662, readIsoCodes());
+  const installed = Object.fromEntries(h.adopted.map((c) => [c, h.parents.get(c)!]));
+  const differ = [...new Set([...Object.keys(installed), ...Object.keys(links.isoCodes)])]
+    .filter((c) => installed[c] !== links.isoCodes[c])
+    .sort();
+  L.push(
+    '',
+    `The installed Debian iso-codes ${isoCodesVersion()} gives ${differ.length ? `other links for ${differ.join(', ')}` : 'the same links'}. ` +
+      `${h.notAdopted.length} of its links are not taken:`,
+    '',
+    '| code | iso-codes parent | pinned | reason |',
     '|---|---|---|---|',
   );
   for (const n of h.notAdopted) L.push(`| ${n.code} | ${n.isoCodes} | ${n.ours} | ${n.reason} |`);
   L.push(
     '',
-    `Not adopted, not in the pinned reference: ${h.notInPinned.length} iso-codes codes: ` +
+    `Not taken, not in the pinned reference: ${h.notInPinned.length} iso-codes codes: ` +
       `${h.notInPinned.join(', ') || 'none'}.`,
     '',
     `Pinned codes iso-codes does not list (their parent is the pinned one): ${h.notInIsoCodes.length}: ` +
@@ -251,7 +274,9 @@ function currencySection(src: Sources): string[] {
         .map(([c, d]) => `${c} → ${d.successors.join('/') || '(none)'}`)
         .join(', ')}.`,
     '',
-    `Answered codes Debian iso-codes lacks, reviewed in policy.json currentNotInIsoCodes: ${answered.length}: ${answered.join(', ') || 'none'}.`,
+    isoCodesInstalled()
+      ? `Answered codes Debian iso-codes lacks, reviewed in policy.json currentNotInIsoCodes: ${answered.length}: ${answered.join(', ') || 'none'}.`
+      : `Not checked against Debian iso-codes (${ISO_CODES_JSON} is absent): answered codes are checked against iso-3166 alone.`,
   ];
 }
 

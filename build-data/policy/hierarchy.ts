@@ -3,6 +3,7 @@
 // region). Every iso-codes link not taken is logged with its reason for the data report.
 
 import type { IsoCodesEntry } from '../sources/iso-codes.js';
+import type { ParentLinks } from './parent-links.js';
 
 export interface NotAdopted {
   code: string;
@@ -72,5 +73,23 @@ export function reconcileHierarchy(pinned: { code: string; parent: string }[], i
     }
   }
   h.notInPinned = [...theirs.keys()].filter((c) => !parents.has(c)).sort();
+  return h;
+}
+
+/**
+ * The build's parent links: the pinned ones with the policy's frozen iso-codes links reconciled in,
+ * then its ground links, which override both references (parent-links.json). A ground link to an
+ * unknown code or one closing a cycle stops the build.
+ */
+export function policyHierarchy(pinned: { code: string; parent: string }[], links: ParentLinks): Hierarchy {
+  const frozen = Object.entries(links.isoCodes).map(([code, parent]) => ({ code, parent }));
+  const h = reconcileHierarchy(pinned, frozen);
+  for (const [code, g] of Object.entries(links.ground)) {
+    if (!h.parents.has(code) || !(h.parents.has(g.parent) || g.parent === code.slice(0, 2)))
+      throw new Error(`parent-links.json: ground link ${code} → ${g.parent} names a code the pinned list lacks`);
+    if (g.parent === code || above(h.parents, g.parent, code))
+      throw new Error(`parent-links.json: ground link ${code} → ${g.parent} closes a cycle`);
+    h.parents.set(code, g.parent);
+  }
   return h;
 }

@@ -1,12 +1,12 @@
 // Code tables, sorted by code: the whole ISO 3166 reference (iso-3166) so validation knows every
-// code, with parents reconciled against Debian's iso-codes (policy/hierarchy.ts), or a custom
-// build's zone codes as its country file names them.
+// code, with the parent links of policy/parent-links.json (Debian iso-codes' links, frozen, and
+// the ground's), or a custom build's zone codes as its country file names them.
 
 import { iso31661, iso31662 } from 'iso-3166';
 import type { CountryInfo, SubdivisionInfo } from '../../src/format/dataset.js';
-import { type Hierarchy, reconcileHierarchy } from '../policy/hierarchy.js';
+import { type Hierarchy, policyHierarchy } from '../policy/hierarchy.js';
+import { readParentLinks } from '../policy/parent-links.js';
 import type { Feature } from './geojson.js';
-import { readIsoCodes } from './iso-codes.js';
 
 export interface CodeTables {
   countries: CountryInfo[];
@@ -32,7 +32,7 @@ let hierarchy: Hierarchy | null = null;
 
 /** The reconciled parent links, computed once per process (the code tables and the report both read them). */
 export function isoHierarchy(): Hierarchy {
-  hierarchy ??= reconcileHierarchy(iso31662, readIsoCodes());
+  hierarchy ??= policyHierarchy(iso31662, readParentLinks());
   return hierarchy;
 }
 

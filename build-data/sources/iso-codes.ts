@@ -1,6 +1,6 @@
-// Debian's iso-codes (the `iso-codes` package): its ISO 3166-2 list, read for the parent links the
-// pinned iso-3166 package leaves at the country (policy/hierarchy.ts). The build stops without it:
-// a fallback would bring back the wrong isInSubdivision answers those missing links gave.
+// Debian's iso-codes (the `iso-codes` package), where it is installed: a second reference. Its
+// parent links are frozen in policy/parent-links.json, so no build needs it; when present, the
+// report compares them and checkCurrent (build.ts) checks every answered code against its list.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,11 +24,15 @@ function fullParent(code: string, parent: string): string {
   return parent.includes('-') ? parent : `${code.slice(0, 2)}-${parent}`;
 }
 
+export function isoCodesInstalled(path = ISO_CODES_JSON): boolean {
+  return existsSync(path);
+}
+
 /** Every entry of the list; a missing file or an entry not of the package's schema fails the build. */
 export function readIsoCodes(path = ISO_CODES_JSON): IsoCodesEntry[] {
   if (!existsSync(path)) {
     throw new Error(
-      `${path} is missing: the build reads ISO 3166-2 parent links from Debian's iso-codes. ` +
+      `${path} is missing: this check reads Debian's iso-codes. ` +
         'Run `sudo bash scripts/system-deps.sh`, or install the Debian package iso-codes.',
     );
   }

@@ -1,12 +1,14 @@
-// Subdivision parents: the world dataset holds the pinned iso-3166 codes with Debian iso-codes'
-// parent links (build-data/policy/hierarchy.ts), every link not taken is in the data report with a
-// reason, and isInSubdivision of a parent answers exactly for the points of its descendants.
+// Subdivision parents: the world dataset holds the pinned iso-3166 codes with the parent links of
+// build-data/policy/parent-links.json (Debian iso-codes' links, frozen, and the ground's); where
+// iso-codes is installed the frozen links equal what it gives and every link not taken is in the data
+// report with a reason; isInSubdivision of a parent answers exactly for the points of its descendants.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { iso31662 } from 'iso-3166';
 import { describe, expect, it } from 'vitest';
-import { REASONS, reconcileHierarchy } from '../../build-data/policy/hierarchy.js';
+import { policyHierarchy, REASONS, reconcileHierarchy } from '../../build-data/policy/hierarchy.js';
+import { isoCodesLinks, readParentLinks } from '../../build-data/policy/parent-links.js';
 import { ISO_CODES_JSON, readIsoCodes } from '../../build-data/sources/iso-codes.js';
 import { datasetInfo, isInSubdivision, subdivisions, trySubdivisionFromGps } from '../../src/index.js';
 import { cityPoints, prng } from '../support/sample-points.js';
@@ -57,41 +59,50 @@ describe('reconcileHierarchy', () => {
   });
 });
 
-describe.skipIf(skipWithout('iso-codes hierarchy tests', missing))('the world dataset hierarchy', () => {
+describe.skipIf(skipWithout('iso-codes hierarchy tests', missing))('the frozen links against Debian iso-codes', () => {
+  const links = readParentLinks();
   const isoCodes = missing ? [] : readIsoCodes();
-  const theirs = new Map(isoCodes.map((e) => [e.code, e.parent]));
+  const reconciled = reconcileHierarchy(iso31662, isoCodes);
+
+  it('equal the links the installed iso-codes gives', () => {
+    expect(links.isoCodes).toEqual(isoCodesLinks());
+    expect(Object.keys(links.isoCodes).length).toBeGreaterThan(400);
+  });
+
+  it('lists every iso-codes link not taken in the data report, with its reason', () => {
+    const text = readFileSync(report, 'utf8');
+    expect(text).toContain(`The installed Debian iso-codes`);
+    for (const n of reconciled.notAdopted)
+      expect(text).toContain(`| ${n.code} | ${n.isoCodes} | ${n.ours} | ${n.reason} |`);
+    expect(text).toContain(`Not taken, not in the pinned reference: ${reconciled.notInPinned.length} iso-codes codes`);
+  });
+});
+
+describe('the world dataset hierarchy', () => {
+  const links = readParentLinks();
   // The pinned codes less those ISO deleted (build-data/policy/deleted-codes.json), which the dataset leaves out.
   const deleted = JSON.parse(readFileSync('build-data/policy/deleted-codes.json', 'utf8')).deleted;
   const pinned = new Map(iso31662.filter((s) => !(s.code in deleted)).map((s) => [s.code, s.parent]));
-  const reconciled = reconcileHierarchy(iso31662, isoCodes);
-  const notAdopted = new Map(reconciled.notAdopted.map((n) => [n.code, n]));
+  const policy = policyHierarchy(iso31662, links);
   const subs = subdivisions();
   const byCode = new Map(subs.map((s) => [s.code, s]));
 
-  it('records iso-codes among the sources', () => {
-    expect(datasetInfo().sources.some((s) => s.name === 'Debian iso-codes' && s.licence === 'LGPL-2.1-or-later')).toBe(
-      true,
-    );
+  it('records iso-codes among the sources, with the release its links were frozen from', () => {
+    const s = datasetInfo().sources.find((x) => x.name === 'Debian iso-codes');
+    expect(s?.licence).toBe('LGPL-2.1-or-later');
+    expect(s?.version).toContain(links.isoCodesVersion);
   });
 
-  it("gives every subdivision iso-codes' parent where it names one of ours, else ours with a listed reason", () => {
+  it("gives every subdivision the policy's parent: the frozen iso-codes link, the ground's, else the pinned one", () => {
     expect(subs.map((s) => s.code).sort()).toEqual([...pinned.keys()].sort());
-    const text = readFileSync(report, 'utf8');
-    let adopted = 0;
     for (const s of subs) {
-      expect(s.parent, s.code).toBe(reconciled.parents.get(s.code));
-      const ic = theirs.get(s.code);
-      if (ic === undefined || ic === s.parent) {
-        if (ic !== undefined && ic !== pinned.get(s.code)) adopted++;
-        continue;
-      }
-      const n = notAdopted.get(s.code);
-      expect(n, s.code).toBeDefined();
-      expect(s.parent, s.code).toBe(pinned.get(s.code));
-      expect(text).toContain(`| ${s.code} | ${ic} | ${s.parent} | ${n!.reason} |`);
+      const want = links.ground[s.code]?.parent ?? links.isoCodes[s.code] ?? pinned.get(s.code);
+      const parent = deleted[want!] ? s.code.slice(0, 2) : want;
+      expect(s.parent, s.code).toBe(parent);
+      expect(s.parent, s.code).toBe(
+        deleted[policy.parents.get(s.code)!] ? s.code.slice(0, 2) : policy.parents.get(s.code),
+      );
     }
-    expect(adopted).toBe(reconciled.adopted.length);
-    expect(adopted).toBeGreaterThan(400);
     for (const [code, parent] of [
       ['GB-CMA', 'GB-ENG'],
       ['GB-EDH', 'GB-SCT'],
@@ -100,9 +111,9 @@ describe.skipIf(skipWithout('iso-codes hierarchy tests', missing))('the world da
       ['EE-130', 'EE-45'],
     ])
       expect(byCode.get(code)!.parent, code).toBe(parent);
-    expect(text).toContain(
-      `Not adopted, not in the pinned reference: ${reconciled.notInPinned.length} iso-codes codes`,
-    );
+    const text = readFileSync(report, 'utf8');
+    for (const [code, g] of Object.entries(links.ground))
+      expect(text).toContain(`| ${code} | ${g.parent} | ${g.references} |`);
   });
 
   it('covers every ancestor of a covered code', () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { checksum32, HEADER_BYTES, sealOf } from '../../src/format/container.js';
+import { datasetInfo } from '../../src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const node = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
@@ -191,7 +192,7 @@ describe('CLI', () => {
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(r.stdout.split('\n')[0]).toBe(`geolookup ${version}`);
     expect(r.stdout).toMatch(/^dataset world \(format \d+\): .*world\.geolookup$/m);
-    expect(r.stdout).toMatch(/OpenStreetMap/);
+    for (const s of datasetInfo().sources) expect(r.stdout).toContain(`  ${s.name} ${s.version}`);
   });
   it('--help prints usage', () => {
     const r = cli('--help');

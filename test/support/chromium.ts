@@ -1,16 +1,23 @@
 // Debian's Chromium driven by playwright-core, as the browser tests use it.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium as found on PATH (/usr/bin/chromium), or null. */
+export const CHROMIUM = ((): string | null => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+})();
 
 /** Why the browser tests cannot run here, or null (for skipWithout). */
-export const chromiumMissing = existsSync(CHROMIUM)
-  ? null
-  : `${CHROMIUM} is absent (scripts/system-deps.sh installs the Debian chromium package)`;
+export const chromiumMissing =
+  CHROMIUM === null ? 'chromium is not on PATH (scripts/system-deps.sh installs the Debian chromium package)' : null;
 
 export interface Browser {
   context: BrowserContext;
@@ -28,7 +35,7 @@ export async function launchChromium(options: { webgl?: boolean } = {}): Promise
   const userDataDir = mkdtempSync(join(tmpdir(), 'geolookup-chromium-'));
   const { chromium } = await import('playwright-core');
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM ?? undefined,
     headless: true,
     args: [
       '--no-sandbox',

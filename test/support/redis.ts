@@ -8,18 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { programMissing } from './system.js';
 
 // Not loopback.ts's HOST: that module registers test hooks, and the bench imports this one.
 const HOST = '127.0.0.1';
 
 /** Null when redis-server can be run, else a sentence saying what is missing. */
 export function redisMissing(): string | null {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'pipe' });
-    return null;
-  } catch {
-    return 'redis-server is not installed (Debian package redis-server; scripts/system-deps.sh installs it)';
-  }
+  return programMissing(
+    'redis-server',
+    'redis-server is not installed (Debian package redis-server; scripts/system-deps.sh installs it)',
+  );
 }
 
 export interface RedisServer {

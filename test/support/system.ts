@@ -3,7 +3,18 @@
 // missing program is a failure, not a silent skip (a Debian package once stopped pulling the
 // PostGIS extension in, and the PostGIS tests skipped unnoticed).
 
+import { execFileSync } from 'node:child_process';
 import { it } from 'vitest';
+
+/** Null when `command --version` runs (looked up on PATH), else `why`: for skipWithout. */
+export function programMissing(command: string, why: string): string | null {
+  try {
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
+    return null;
+  } catch {
+    return why;
+  }
+}
 
 /** Whether to skip the tests named `what`; `missing` says what is absent (null: nothing). */
 export function skipWithout(what: string, missing: string | null): boolean {

@@ -14,6 +14,7 @@ import type { GeoLookup } from '../../src/index.js';
 import { fixtureBytes, loadFixture } from '../fixtures/datasets.js';
 import { type GeneratedCsv, generateCsv } from '../support/csv-gen.js';
 import { prng, type Rng } from '../support/sample-points.js';
+import { programMissing, skipWithout } from '../support/system.js';
 
 const FILES = Number(process.env.GEOLOOKUP_DIFF_FILES ?? 2000);
 const SEED = Number(process.env.GEOLOOKUP_DIFF_SEED ?? 46);
@@ -96,7 +97,12 @@ function answer(lookup: GeoLookup, settings: RowSettings, fields: string[]): str
   return [...codes.map((c) => c ?? ''), latin1(error)];
 }
 
-describe(`CSV against Python's csv module on ${FILES} generated files (seed ${SEED})`, () => {
+describe.skipIf(
+  skipWithout(
+    "CSV differential against Python's csv",
+    programMissing('python3', 'python3 is not on PATH (its csv module is the reference)'),
+  ),
+)(`CSV against Python's csv module on ${FILES} generated files (seed ${SEED})`, () => {
   // About 3 ms a file here (the Python reference included): the long variant needs minutes.
   const timeout = 60_000 + 20 * FILES;
   it('every record gives one row, in order, its fields intact and its own answer appended', { timeout }, () => {

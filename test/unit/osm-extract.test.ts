@@ -3,7 +3,6 @@
 // real file). An enclave, a country outline holding its territorial sea, a relation whose ring does
 // not close, a code that is no country. Needs osmium-tool (scripts/system-deps.sh).
 
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,18 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeoLookup, type GeoLookup } from '../../src/index.js';
 import { buildDataset } from '../support/build-dataset.js';
-import { skipWithout } from '../support/system.js';
+import { programMissing, skipWithout } from '../support/system.js';
 
 const cases = fileURLToPath(new URL('../fixtures/osm/cases.osm', import.meta.url));
 
-function osmiumMissing(): string | null {
-  try {
-    execFileSync('osmium', ['--version'], { stdio: 'ignore' });
-    return null;
-  } catch {
-    return 'osmium-tool is not installed (scripts/system-deps.sh)';
-  }
-}
+const osmiumMissing = () => programMissing('osmium', 'osmium-tool is not installed (scripts/system-deps.sh)');
 
 describe.skipIf(skipWithout('OSM extract fixture build', osmiumMissing()))('--osm on hand-written cases', () => {
   let out: string;
