@@ -83,7 +83,11 @@ describe('de facto areas in the world dataset', () => {
       ['Transnistria', 46.831, 29.477], // Bender
       ['Abkhazia', 43.084, 40.814], // Gudauta
     ];
-    for (const [area, lat, lon] of inside) expect(explain(lat, lon)?.detail, `${lat}, ${lon}`).toContain(area);
+    // An area the build left out (built without the OSM pack, its code may not answer there) names nothing.
+    const kept = new Set(areas.map((a) => a.area));
+    for (const [area, lat, lon] of inside)
+      if (kept.has(area)) expect(explain(lat, lon)?.detail, `${lat}, ${lon}`).toContain(area);
+      else expect(explain(lat, lon)?.detail ?? '', `${lat}, ${lon}`).not.toContain(area);
   });
 
   it('names none at towns around the areas, of the same country or the claimant', () => {
