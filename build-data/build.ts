@@ -23,7 +23,13 @@ import { partlySubdivided } from './policy/partial-subdivisions.js';
 import { uncheckedCodes } from './policy/deleted-codes.js';
 import { packsSummary } from './sources/data-packs.js';
 import { isoCodesInstalled, readIsoCodes } from './sources/iso-codes.js';
-import { extractVersion, fileSha256, type OsmExtractInput } from './sources/osm-extract.js';
+import {
+  BuildInputError,
+  extractVersion,
+  fileSha256,
+  type OsmExtractInput,
+  osmExtractShortfall,
+} from './sources/osm-extract.js';
 import { loadSources, type Sources } from './sources/load.js';
 import { simplifyParts, type Tolerances } from './simplify.js';
 import { writeDataset, writeFeatures } from './write.js';
@@ -54,6 +60,9 @@ a geobuf blob of the canonical features and a report.
                                  tags (docs/BUILD-DATA.md); default name osm
   --osm-version TEXT             what the extract is (its date or release), for datasetInfo() and the
                                  report (default: the file's replication or newest object timestamp)
+  --accept-skipped               build from the --osm extract even when it gives no country or subdivision
+                                 outline, or more than half of its ways and relations with an ISO 3166
+                                 tag are skipped (without it such a build stops, exit 1)
   --lite                         the lite dataset: --name world-lite --simplify ${LITE.simplify.borderM},${LITE.simplify.coastM},${LITE.simplify.subdivisionBorderM} --fanouts ${LITE.fanouts}
   --force                        rebuild even when the inputs are unchanged
   --help                         print this and exit
@@ -110,6 +119,7 @@ const OPTIONS = {
   simplify: { type: 'string' },
   osm: { type: 'string' },
   'osm-version': { type: 'string' },
+  'accept-skipped': { type: 'boolean', default: false },
   lite: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
@@ -120,6 +130,7 @@ async function osmInput(values: Record<string, unknown>): Promise<OsmExtractInpu
   const path = values.osm as string | undefined;
   if (path === undefined) {
     if (values['osm-version'] !== undefined) usageError('--osm-version goes with --osm');
+    if (values['accept-skipped']) usageError('--accept-skipped goes with --osm');
     return undefined;
   }
   for (const flag of ['countries', 'sea', 'codes', 'sources', 'country-code-property', 'subdivision-code-property'])
@@ -184,7 +195,13 @@ async function parseCommandLine(argv: string[]) {
     slots: !config.simplify,
     boxCellDeg: config.simplify ? 10 : 1,
   };
-  return { config, indexOptions, outDir: resolve(root, values.out), force: values.force };
+  return {
+    config,
+    indexOptions,
+    outDir: resolve(root, values.out),
+    force: values.force,
+    acceptSkipped: values['accept-skipped'],
+  };
 }
 
 /**
@@ -255,7 +272,7 @@ function atomicWrite(file: string, data: Uint8Array | string): void {
 }
 
 async function main(): Promise<void> {
-  const { config, indexOptions, outDir, force } = await parseCommandLine(process.argv.slice(2));
+  const { config, indexOptions, outDir, force, acceptSkipped } = await parseCommandLine(process.argv.slice(2));
   console.log(`build-data: ${packsSummary(config.packs)}`);
   // Skip when nothing that shapes the output changed (npm install runs this as `prepare`).
   const stamp = join(outDir, `${config.name}.inputs-sha256`);
@@ -280,6 +297,11 @@ async function main(): Promise<void> {
       `build-data: ${objects} OSM ways and relations with an ISO 3166 tag; ${skipped.length} skipped and ` +
         `${disputesNotApplied.length} policy dispute(s) not applied (REPORT.md lists them)`,
     );
+    // An extract that gives no outline, or loses more than half its objects, is not one to renew from.
+    const shortfall = osmExtractShortfall(src.osmExtract);
+    if (shortfall && !acceptSkipped)
+      throw new BuildInputError(`${config.osm?.path}: ${shortfall}; --accept-skipped builds it anyway`);
+    if (shortfall) console.warn(`build-data: --accept-skipped: ${shortfall}`);
   }
   if (config.simplify) {
     const ts = Date.now();
@@ -342,4 +364,11 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+// An input the user can fix is one line on stderr; any other error keeps its stack trace.
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof BuildInputError)) throw err;
+  console.error(`build-data: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
+  process.exitCode = 1;
+}

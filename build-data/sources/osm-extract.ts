@@ -45,14 +45,33 @@ export interface OsmExtract {
   osmium: string;
 }
 
-function osmium(args: string[]): string {
+/**
+ * An input the user can fix, not a bug: a file osmium cannot read, an extract the build would get
+ * almost nothing from. build.ts prints its message as one line, without a stack trace.
+ */
+export class BuildInputError extends Error {
+  override name = 'BuildInputError';
+}
+
+/** osmium's output; where it fails on `input` (the extract) or is not installed, a BuildInputError. */
+function osmium(args: string[], input?: string): string {
   try {
     return execFileSync('osmium', args, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const e = err as { code?: string; stderr?: string; message: string };
     if (e.code === 'ENOENT')
-      throw new Error('--osm needs osmium-tool (Debian: apt-get install osmium-tool; scripts/system-deps.sh)');
-    throw new Error(`osmium ${args.join(' ')}: ${e.stderr?.trim() || e.message}`);
+      throw new BuildInputError(
+        '--osm needs osmium-tool (Debian: apt-get install osmium-tool; scripts/system-deps.sh)',
+      );
+    // What osmium said, its first two lines ("XML parsing error at line 42, column 31: unclosed token").
+    const said = (e.stderr ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(0, 2)
+      .join(' ');
+    if (input !== undefined && said) throw new BuildInputError(`${input}: ${said}`);
+    throw new Error(`osmium ${args.join(' ')}: ${said || e.message}`);
   }
 }
 
@@ -69,9 +88,9 @@ export async function fileSha256(path: string): Promise<string> {
 
 /** The extract's date as the file states it: the replication timestamp of its header, else its newest object. */
 export function extractVersion(path: string): string {
-  const header = osmium(['fileinfo', '-g', 'header.option.osmosis_replication_timestamp', path]).trim();
+  const header = osmium(['fileinfo', '-g', 'header.option.osmosis_replication_timestamp', path], path).trim();
   if (header) return `replication timestamp ${header}`;
-  const last = osmium(['fileinfo', '-e', '-g', 'data.timestamp.last', path]).trim();
+  const last = osmium(['fileinfo', '-e', '-g', 'data.timestamp.last', path], path).trim();
   return last && !last.startsWith('1970') ? `newest object ${last}` : 'undated (give --osm-version)';
 }
 
@@ -134,24 +153,26 @@ function objectOfArea(id: string): string {
 /**
  * The extract's ISO-tagged areas as features of the two layers. A country code that is neither
  * ISO 3166-1 alpha-2 nor user-assigned in policy.json (EU, Ceuta-Melilla's EA) is skipped, as is
- * an object whose boundary tag names something other than an administrative boundary, and one
- * osmium could not assemble (a ring that does not close): each is listed in `skipped`.
+ * an object whose boundary tag names something other than an administrative boundary, one whose
+ * ISO tags are empty, and one osmium could not assemble (a ring that does not close): each is
+ * listed in `skipped`.
  */
 export function readOsmExtract(path: string, tables: CodeTables): OsmExtract {
   const dir = mkdtempSync(join(tmpdir(), 'geolookup-osm-'));
   try {
     const filtered = join(dir, 'iso.osm.pbf');
     const filter = ['w', 'r'].flatMap((t) => [...COUNTRY_KEYS, SUBDIVISION_KEY].map((k) => `${t}/${k}`));
-    osmium(['tags-filter', path, ...filter, '-o', filtered, '--no-progress']);
+    // The filtered file is the extract's: osmium failing on it is the extract's fault too.
+    osmium(['tags-filter', path, ...filter, '-o', filtered, '--no-progress'], path);
     const objects = new Map<string, Record<string, string>>();
-    for (const line of osmium(['tags-filter', '-R', filtered, ...filter, '-f', 'opl', '-o', '-']).split('\n')) {
+    for (const line of osmium(['tags-filter', '-R', filtered, ...filter, '-f', 'opl', '-o', '-'], path).split('\n')) {
       if (!line) continue;
       const fields = line.split(' ');
       objects.set(fields[0], oplTags(fields.find((f) => f.startsWith('T'))?.slice(1) ?? ''));
     }
     const areas = join(dir, 'areas.geojsonseq');
     const plain = ['-x', 'print_record_separator=false', '-f', 'geojsonseq'];
-    osmium(['export', filtered, '--geometry-types=polygon', '-u', 'type_id', ...plain, '-o', areas]);
+    osmium(['export', filtered, '--geometry-types=polygon', '-u', 'type_id', ...plain, '-o', areas], path);
     const assembled = new Map<string, Feature>();
     for (const line of lines(areas)) {
       const f = JSON.parse(line) as Feature & { id: string };
@@ -165,11 +186,16 @@ export function readOsmExtract(path: string, tables: CodeTables): OsmExtract {
       osmium: osmiumVersion(),
     };
     for (const [id, tags] of [...objects].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      const a2 = (COUNTRY_KEYS.map((k) => tags[k]).find((v) => v !== undefined) ?? '').toUpperCase();
-      const iso2 = tags[SUBDIVISION_KEY]?.toUpperCase() ?? '';
+      const a2 = (COUNTRY_KEYS.map((k) => tags[k]?.trim()).find(Boolean) ?? '').toUpperCase();
+      const iso2 = tags[SUBDIVISION_KEY]?.trim().toUpperCase() ?? '';
       const code = [a2, iso2].filter(Boolean).join(' / ');
       const skip = (reason: string) => out.skipped.push({ id, code, reason });
       const f = assembled.get(id);
+      // Every object is an outline or skipped, so that checkOsmExtract counts what was left out.
+      if (!code) {
+        skip('an empty ISO 3166 tag');
+        continue;
+      }
       if (tags.boundary !== undefined && tags.boundary !== 'administrative') {
         skip(`boundary=${tags.boundary}, not an administrative boundary`);
         continue;
@@ -195,4 +221,49 @@ export function readOsmExtract(path: string, tables: CodeTables): OsmExtract {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What build.ts checks of an extract's result (sources/load.ts's OsmExtractLog holds these). */
+export interface OsmExtractCounts {
+  /** Ways and relations carrying an ISO 3166 tag. */
+  objects: number;
+  countries: number;
+  /** 0 under --subdivisions none. */
+  subdivisions: number;
+  skipped: OsmSkipped[];
+}
+
+/** The commonest reasons first, with their counts and a few of their codes. */
+function skipReasons(skipped: OsmSkipped[], top = 3): string {
+  const by = new Map<string, OsmSkipped[]>();
+  for (const k of skipped) by.set(k.reason, [...(by.get(k.reason) ?? []), k]);
+  const ranked = [...by].sort((a, b) => b[1].length - a[1].length);
+  const listed = ranked.slice(0, top).map(([reason, ks]) => {
+    const codes = [...new Set(ks.map((k) => k.code).filter(Boolean))];
+    const shown = codes.length ? ` [${codes.slice(0, 3).join(', ')}${codes.length > 3 ? ', …' : ''}]` : '';
+    return `${ks.length}× ${reason}${shown}`;
+  });
+  if (ranked.length > top)
+    listed.push(`and ${ranked.length - top} other reason${ranked.length - top === 1 ? '' : 's'}`);
+  return listed.join('; ');
+}
+
+/**
+ * Why a build would get (almost) nothing from its extract, or null: no country outline and no
+ * subdivision outline, or more than half of its ways and relations with an ISO 3166 tag skipped.
+ * Both mean the wrong file, a cut-off regional extract or tags this build does not read, not an
+ * extract to renew the dataset from; build.ts stops unless --accept-skipped is given.
+ */
+export function osmExtractShortfall(x: OsmExtractCounts): string | null {
+  const none = x.countries + x.subdivisions === 0;
+  if (!none && x.skipped.length * 2 <= x.objects) return null;
+  if (x.objects === 0)
+    return `no usable outline: no way or relation with an ISO 3166 tag (${[...COUNTRY_KEYS, SUBDIVISION_KEY].join(', ')})`;
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  const gave =
+    `${n(x.objects, 'OSM way or relation', 'OSM ways and relations')} with an ISO 3166 tag gave ` +
+    `${n(x.countries, 'country outline', 'country outlines')} and ` +
+    `${n(x.subdivisions, 'subdivision outline', 'subdivision outlines')}`;
+  const why = x.skipped.length ? `; ${x.skipped.length} skipped: ${skipReasons(x.skipped)}` : '';
+  return `${none ? 'no usable outline' : 'more than half skipped'}: ${gave}${why}`;
 }
