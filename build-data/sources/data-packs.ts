@@ -22,6 +22,11 @@ export const PACKS = {
     sha256: '4cc86eec4fcb18b65c55b8d0bb62a691b8f71c4a4ad2c061d5b0f4c5b4e09359',
     without: 'subdivisions from Natural Earth, TIGER and VG250 only',
   },
+  nepalProvinces: {
+    file: 'nepal-provinces-2022/nepal-provinces-2022.geojson',
+    sha256: '1fce4706d962c066ce5debb5abe9f6b33083f83762fbb063a6a448c234f486a8',
+    without: "Nepal's subdivisions from Natural Earth's zones: Madhesh and Lumbini answer no code",
+  },
 } as const;
 
 export type PackName = keyof typeof PACKS;
@@ -62,7 +67,11 @@ function findPack(dir: string, name: PackName): DataPack {
 
 export function findDataPacks(dir = dataPacksDir()): DataPacks {
   const shown = dir === dataPacksDir() ? process.env[DATA_PACKS_ENV] || '../shared/data' : dir;
-  const found = { hansIsland: findPack(dir, 'hansIsland'), osmAdmin: findPack(dir, 'osmAdmin') };
+  const found = {
+    hansIsland: findPack(dir, 'hansIsland'),
+    osmAdmin: findPack(dir, 'osmAdmin'),
+    nepalProvinces: findPack(dir, 'nepalProvinces'),
+  };
   return { dir, shown, found };
 }
 

@@ -102,6 +102,35 @@ describe('every deleted code, one by one, in the world dataset', () => {
   });
 });
 
+describe('the codes the issue found missing', () => {
+  // Corse recoded in 2020, São Tomé island split into six districts in 2020, Nouakchott into three
+  // regions in 2015, and Estonia's counties recoded in 2020.
+  const issue: [string, string[]][] = [
+    ['FR-COR', ['FR-20R']],
+    ['ST-S', ['ST-01', 'ST-02', 'ST-03', 'ST-04', 'ST-05', 'ST-06']],
+    ['MR-NKC', ['MR-13', 'MR-14', 'MR-15']],
+    ['EE-44', ['EE-45']],
+    ['EE-57', ['EE-56']],
+    ['EE-59', ['EE-60']],
+    ['EE-65', ['EE-64']],
+    ['EE-70', ['EE-71']],
+    ['EE-78', ['EE-79']],
+    ['EE-82', ['EE-81']],
+    ['EE-86', ['EE-87']],
+  ];
+  it.each(issue)('%s is refused naming %j', (code, successors) => {
+    expect(geo.datasetInfo().deletedSubdivisions?.[code]?.successors).toEqual(successors);
+    let error: unknown;
+    try {
+      geo.isInSubdivision(code, 0, 0);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    for (const s of successors) expect((error as ValidationError).message).toContain(`"${s}"`);
+  });
+});
+
 describe('former FATA (PK-TA until 2019)', () => {
   // Agencies' towns of the former tribal areas: Miranshah (North Waziristan), Wana (South
   // Waziristan), Parachinar (Kurram), Landi Kotal (Khyber), Khar (Bajaur).
