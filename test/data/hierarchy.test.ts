@@ -109,6 +109,9 @@ describe('the world dataset hierarchy', () => {
       ['BE-VAN', 'BE-VLG'],
       ['BE-WLG', 'BE-WAL'],
       ['EE-130', 'EE-45'],
+      ['PH-SCO', 'PH-12'],
+      ['PH-SAR', 'PH-12'],
+      ['PH-LAN', 'PH-10'],
     ])
       expect(byCode.get(code)!.parent, code).toBe(parent);
     const text = readFileSync(report, 'utf8');
@@ -131,6 +134,17 @@ describe('the world dataset hierarchy', () => {
     ['Antwerp', 51.2194, 4.4025, 'BE-VLG', true],
     ['Edinburgh', 55.9533, -3.1883, 'GB-ENG', false],
     ['Antwerp', 51.2194, 4.4025, 'BE-WAL', false],
+    // Executive Order No. 36 (2001): South Cotabato and Sarangani to Region XII, Lanao del Norte to X.
+    ['Koronadal', 6.5, 124.85, 'PH-12', true],
+    ['Koronadal', 6.5, 124.85, 'PH-11', false],
+    ['General Santos', 6.1164, 125.1716, 'PH-12', true],
+    ['Alabel', 6.1, 125.29, 'PH-12', true],
+    ['Tubod', 8.05, 123.8, 'PH-10', true],
+    ['Tubod', 8.05, 123.8, 'PH-12', false],
+    ['Iligan', 8.228, 124.2452, 'PH-10', true],
+    // Cotabato City, in Bangsamoro since 2019 (policy/osm-remap.json PH-MAG).
+    ['Cotabato City', 7.2236, 124.2464, 'PH-14', true],
+    ['Cotabato City', 7.2236, 124.2464, 'PH-12', false],
   ] as const)('%s (%d, %d) in %s: %s', (_, lat, lon, code, want) => {
     expect(isInSubdivision(code, lat, lon)).toBe(want);
   });
