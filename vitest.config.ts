@@ -25,7 +25,8 @@ export default defineConfig({
     ],
   },
   test: {
-    testTimeout: 120_000,
+    // CI runs npm test in two clones at once on two vCPUs (.ci/run): tests there take 2-3 times as long.
+    testTimeout: 240_000,
     hookTimeout: 300_000,
     pool: 'forks',
     // Two files at a time: vitest's default (CPUs - 1) ran the suite one file at a time on CI's two
