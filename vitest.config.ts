@@ -25,7 +25,7 @@ export default defineConfig({
     ],
   },
   test: {
-    // CI runs npm test in two clones at once on two vCPUs (.ci/run): tests there take 2-3 times as long.
+    // Room for a loaded shared machine: the heaviest tests took 2-3 times their 45 s there.
     testTimeout: 240_000,
     hookTimeout: 300_000,
     pool: 'forks',
