@@ -41,9 +41,18 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       browser: 'src/browser.ts',
+      extend: 'src/extend.ts',
+      'extend-browser': 'src/extend-browser.ts',
     },
     format: ['esm', 'cjs'],
-    dts: { entry: { index: 'src/index.ts', browser: 'src/browser.ts' } },
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        browser: 'src/browser.ts',
+        extend: 'src/extend.ts',
+        'extend-browser': 'src/extend-browser.ts',
+      },
+    },
   },
   // The CLI (package.json bin) and the batch workers only it starts: ES modules only. cli-progress,
   // bundled, is CommonJS and requires Node built-ins: give the bundle a require.

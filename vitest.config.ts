@@ -5,14 +5,16 @@ import { defineConfig } from 'vitest/config';
 // start of the run (test/fixtures/setup.ts), and `dataset`, the contract, data and integration
 // tests on the built world dataset. `npm run test:proofs`: the oracles and full-size proofs below,
 // slow or needing system packages, and the batch differentials at 100,000 files. CI runs both.
+// Each tier takes the core's tests under test/ and the products' under packages/*/test/ (their
+// unit tests in packages/*/test/unit/); `npm test -w @geolookup/<name>` runs one product's alone.
 export const PROOFS = [
   'test/data/oracle.test.ts',
-  'test/data/borders-oracle.test.ts',
+  'packages/borders/test/borders-oracle.test.ts',
   'test/data/exactness.test.ts',
   'test/integration/export.test.ts',
-  'test/integration/export-geoparquet.test.ts',
-  'test/integration/playground-agreement.test.ts',
-  'test/integration/playground-overview.test.ts',
+  'packages/geoparquet/test/export-geoparquet.test.ts',
+  'packages/server/test/playground-agreement.test.ts',
+  'packages/server/test/playground-overview.test.ts',
 ];
 const DIFFERENTIALS = ['test/unit/csv-differential.test.ts', 'test/unit/batch-ndjson-differential.test.ts'];
 
@@ -22,6 +24,7 @@ export default defineConfig({
     alias: [
       { find: /^geolookup$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^geolookup\/browser$/, replacement: fileURLToPath(new URL('./src/browser.ts', import.meta.url)) },
+      { find: /^geolookup\/extend$/, replacement: fileURLToPath(new URL('./src/extend.ts', import.meta.url)) },
     ],
   },
   test: {
@@ -37,7 +40,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'packages/*/test/unit/**/*.test.ts'],
           globalSetup: ['test/fixtures/setup.ts'],
         },
       },
@@ -45,8 +48,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dataset',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', ...PROOFS],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          exclude: ['test/unit/**', 'packages/*/test/unit/**', ...PROOFS],
           // Every answer of a geolookup server started by these tests is checked against its OpenAPI document.
           setupFiles: ['test/support/openapi-conformance.ts'],
         },

@@ -29,7 +29,8 @@ const force = args.length === 1 && args[0] === '--force' ? ['--force'] : [];
 const STEPS: [string, string, string[]][] = [
   ['the world dataset', 'build.ts', force],
   ['the lite dataset', 'build.ts', ['--lite', ...force]],
-  ["@geolookup/borders' lines", 'borders/build.ts', force],
+  // A package's data build lives in the package (docs/EXTENDING.md).
+  ["@geolookup/borders' lines", '../packages/borders/build-data/build.ts', force],
   ["@geolookup/timezones' dataset", 'timezones/build.ts', [...force, '--dataset']],
   ["the time zones' country check", 'timezones/build.ts', ['--countries']],
 ];

@@ -17,7 +17,7 @@ import { type BuildConfig, LITE, makeConfig } from './config.js';
 import { type BuiltIndex, buildIndex, type IndexOptions } from './index/build-index.js';
 import { windowUnits } from './index/records.js';
 import { writeReport } from './report.js';
-import { hashFolders } from './hash-folders.js';
+import { hashFolders } from '../src/node/hash-folders.js';
 import { checkDeFacto, deFactoAreas } from './policy/de-facto.js';
 import { partlySubdivided } from './policy/partial-subdivisions.js';
 import { uncheckedCodes } from './policy/deleted-codes.js';

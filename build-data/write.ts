@@ -16,7 +16,7 @@ import type { Sources } from './sources/load.js';
 import { OSM_ADMIN_SOURCE } from './sources/osm-admin.js';
 import { type Box, growBox } from './index/clip.js';
 import { closedRing, type Part } from './sources/parts.js';
-import { bytesOf, float32Above, float32Below, packSections } from './sections.js';
+import { bytesOf, float32Above, float32Below, packSections } from '../src/format/sections.js';
 
 /**
  * The Flatbush over the boxes of every part, plus the boxes where a subdivision answers as a

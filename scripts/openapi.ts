@@ -1,7 +1,7 @@
 // Writes packages/server/docs/openapi.json, the server's OpenAPI document for the default settings with every
 // extension installed (its paths tagged `extensions`; a running server answers its own at /openapi.json, with
 // the extensions it has), formatted as the linter wants it.
-// test/integration/server-openapi.test.ts checks it is current. Run: node --import tsx scripts/openapi.ts
+// packages/server/test/server-openapi.test.ts checks it is current. Run: node --import tsx scripts/openapi.ts
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -21,7 +21,6 @@ import type { IndexArray } from './lookup/typed-arrays.js';
 import { geometryOf as geometryFrom, type MultiPolygon } from './export/geometry-of.js';
 import { deFactoAreaAt as areaAt } from './lookup/de-facto.js';
 import type { DeFactoArea } from './format/dataset.js';
-export { type AreaIn, geometryIn } from './export/geometry-in.js';
 import { type DissolvedRegion, dissolveLayer } from './export/dissolve.js';
 
 export interface GeoLookupOptions {
@@ -31,7 +30,7 @@ export interface GeoLookupOptions {
    */
   data: EmbeddedDataset | string | BinaryInput;
   /**
-   * For a package shipping its own dataset file (@geolookup/timezones): the seal (sealOf) its
+   * For a package shipping its own dataset file (an extension's): the seal (sealOf) its
    * build recorded from that file. While the file at `data` carries it, the file is trusted as the
    * package's own are: records read on demand, pointer checks skipped (src/node/seal.ts).
    */

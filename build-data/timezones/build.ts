@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceInfo } from '../../src/format/dataset.js';
 import { createGeoLookupFromBytes } from '../../src/lookup/engine.js';
-import { hashFolders } from '../hash-folders.js';
+import { hashFolders } from '../../src/node/hash-folders.js';
 import { countryReport, readTzTables } from './countries.js';
 import { geoTzLeaves, geoTzVersion } from './geo-tz.js';
 import { zoneFile } from './zones-file.js';

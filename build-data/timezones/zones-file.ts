@@ -17,7 +17,7 @@ export interface ZoneFile {
  * geo-tz looks a point up within ±89.9999° × ±179.9999°, clamping any farther one to that edge,
  * where its point-in-polygon test counts the boundary in. A piece reaching the edge is therefore
  * widened to the globe's (±180°, ±90°): the dataset then answers those points as geo-tz does, with
- * no clamping at lookup (test/data/timezones.test.ts, "the poles, band edges and the antimeridian").
+ * no clamping at lookup (packages/timezones/test/timezones.test.ts, "the poles, band edges and the antimeridian").
  */
 function widenToGlobe(polygons: Position[][][]): Position[][][] {
   const EDGE_LON = 179.9999 - 1e-7;

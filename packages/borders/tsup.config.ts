@@ -15,14 +15,14 @@ const common: Options = {
 export default defineConfig([
   {
     ...common,
-    entry: { index: 'src/index.ts' },
-    external: [/^node:/, 'geolookup', 'geographiclib-geodesic'],
-    dts: { entry: { index: 'src/index.ts' }, compilerOptions: { paths: {} } },
+    entry: { index: 'src/index.ts', extension: 'src/extension.ts' },
+    external: [/^node:/, 'geolookup', 'geolookup/extend', 'geographiclib-geodesic'],
+    dts: { entry: { index: 'src/index.ts', extension: 'src/extension.ts' }, compilerOptions: { paths: {} } },
   },
   {
     ...common,
     entry: { browser: 'src/browser.ts' },
-    external: ['geolookup/browser', 'geographiclib-geodesic'],
+    external: ['geolookup/browser', 'geolookup/extend', 'geographiclib-geodesic'],
     noExternal: ['flatbush', /^geolookup$/],
     // The shared modules import the core as 'geolookup'; in a browser that is its browser entry.
     esbuildPlugins: [

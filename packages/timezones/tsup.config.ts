@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { defineConfig } from 'tsup';
-import { HEADER_BYTES, sealOf } from '../../src/format/container.js';
+import { HEADER_BYTES, sealOf } from 'geolookup/extend';
 
 // The seal of the dataset built beside this code: its loads read records on demand and skip the
 // pointer checks, as the library's own datasets do (geolookup's createGeoLookup `seal`).
@@ -15,7 +15,7 @@ function seal(): string | undefined {
 }
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', browser: 'src/browser.ts' },
+  entry: { index: 'src/index.ts', browser: 'src/browser.ts', extension: 'src/extension.ts' },
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'neutral',
@@ -23,10 +23,10 @@ export default defineConfig({
   clean: false,
   sourcemap: false,
   splitting: false,
-  external: [/^node:/, 'geolookup', 'geolookup/browser'],
+  external: [/^node:/, 'geolookup', 'geolookup/browser', 'geolookup/extend'],
   define: { __TIMEZONES_SEAL__: JSON.stringify(seal() ?? null) },
   dts: {
-    entry: { index: 'src/index.ts', browser: 'src/browser.ts' },
+    entry: { index: 'src/index.ts', browser: 'src/browser.ts', extension: 'src/extension.ts' },
     compilerOptions: { paths: {} },
   },
 });

@@ -5,8 +5,7 @@
 import { ValidationError } from '../lookup/errors.js';
 import { nextRecordEnd, splitRecord } from './csv.js';
 import { SNIFFED_DELIMITERS, startsWithBom } from './format.js';
-import type { BatchField, BatchFormat, RowSettings } from './rows.js';
-import { type BorderColumns, borderColumnNames } from './borders.js';
+import { type BatchField, type BatchFormat, extensionColumns, type RowExtension, type RowSettings } from './rows.js';
 
 export const LAT_NAMES = ['latitude', 'lat'];
 export const LON_NAMES = ['longitude', 'lon', 'lng', 'long'];
@@ -18,10 +17,8 @@ export interface ColumnOptions {
   /** As given; when absent the CSV header decides. */
   delimiter?: string;
   fields: BatchField[];
-  /** The timezone column / member after the fields' (--timezone). */
-  timezone?: boolean;
-  /** The border columns after it (--distance, --nearest, --within). */
-  borders?: BorderColumns | null;
+  /** The extensions' columns after the fields' (--timezone, --distance, …). */
+  extensions?: readonly RowExtension[];
 }
 
 export interface Columns {
@@ -69,8 +66,7 @@ function baseSettings(format: BatchFormat, delimiter: number, opts: ColumnOption
     lonPath: null,
     country: opts.fields.includes('country'),
     subdivision: opts.fields.includes('subdivision'),
-    timezone: opts.timezone === true,
-    borders: opts.borders ?? null,
+    extensions: opts.extensions ?? [],
     eol: '\n',
   };
 }
@@ -125,8 +121,7 @@ function csvColumns(first: Uint8Array, delimiter: number, opts: ColumnOptions): 
   const added = [
     ...(settings.country ? ['country'] : []),
     ...(settings.subdivision ? ['subdivision'] : []),
-    ...(settings.timezone ? ['timezone'] : []),
-    ...borderColumnNames(settings.borders),
+    ...extensionColumns(settings),
     'error',
   ];
   return {

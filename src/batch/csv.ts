@@ -25,8 +25,7 @@ import {
   type ChunkResult,
   type RowSettings,
 } from './rows.js';
-import { needZones, type TimeZoneSource, type ZoneCells, writeZone, zoneCells } from './timezones.js';
-import { type BorderLookup, type BorderValue, borderValues, needBorders } from './borders.js';
+import { csvExtras, type ExtensionRow } from './extension-cells.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -156,51 +155,36 @@ export function splitRecord(b: Uint8Array, start: number, end: number, delimiter
 }
 
 /**
- * What a CSV row gets appended: its answer cells (and its time zone's) and the empty error cell,
+ * What a CSV row gets appended: its answer cells (and its extensions') and the empty error cell,
  * or for a bad row the empty answer cells and the error.
  */
 export interface CsvCells extends AnswerTable {
-  /** --timezone: the zone's cell and the error cell's delimiter, after the answer cells; else null. */
-  zones: ZoneCells | null;
-  /** The border cells and the error cell's delimiter, after those (--distance, --nearest, --within); else null. */
-  borders: ((latitude: number, longitude: number) => string) | null;
+  /** The extensions' cells and the error cell's delimiter, after the answer cells; else null. */
+  extras: ((latitude: number, longitude: number) => string) | null;
   /** A bad row: one empty cell per answer column, then the error cell's delimiter. */
   errorPrefix: Uint8Array;
   /** Terminator for a last row that has none. */
   eolIsCrlf: boolean;
 }
 
-/**
- * The cells for `settings`; `zones` answers the timezone column (settings.timezone) and `borders`
- * the border columns (settings.borders), else unused.
- */
-export function csvCells(
-  ds: Dataset,
-  settings: RowSettings,
-  zones: TimeZoneSource | null = null,
-  borders: BorderLookup | null = null,
-): CsvCells {
+/** The cells for `settings`; `row` answers the extensions' columns (settings.extensions). */
+export function csvCells(ds: Dataset, settings: RowSettings, row: ExtensionRow = null): CsvCells {
   const d = String.fromCharCode(settings.delimiter);
   // Every answer is quoted when it holds the delimiter: subdivision codes hold '-' (FR-75C), custom
   // zone codes '_', '.' and '-', zone names '/', '_', '-' and '+' (test/integration/batch-api.test.ts).
   const cell = (s: string) => (s.includes(d) || s.includes('"') ? csvQuote(s) : s);
-  const values = settings.borders ? borderValues(needBorders(borders), settings) : null;
-  const borderCell = (v: BorderValue) => d + (v === null ? '' : cell(Array.isArray(v) ? v.join(' ') : String(v)));
+  if (settings.extensions.length > 0 && row === null) throw new Error('settings.extensions needs their row');
   // The last cell before the error's carries the error cell's delimiter.
-  const zoneTable = settings.timezone ? zoneCells(needZones(zones), (z) => d + cell(z) + (values ? '' : d)) : null;
+  const extras = row && csvExtras(row, d, cell);
   const answers = answerTable(
     ds,
     settings,
     (c, s) =>
-      (settings.country ? d + cell(c ?? '') : '') +
-      (settings.subdivision ? d + cell(s ?? '') : '') +
-      (zoneTable || values ? '' : d),
+      (settings.country ? d + cell(c ?? '') : '') + (settings.subdivision ? d + cell(s ?? '') : '') + (extras ? '' : d),
   );
   return {
     ...answers,
-    longest: answers.longest + (zoneTable?.longest ?? 0),
-    zones: zoneTable,
-    borders: values && ((lat, lon) => values(lat, lon).map(borderCell).join('') + d),
+    extras,
     errorPrefix: encoder.encode(d.repeat(answerColumns(settings) + 1)),
     eolIsCrlf: settings.eol === '\r\n',
   };
@@ -225,6 +209,8 @@ function cellNumber(b: Uint8Array, start: number, end: number): number {
  * Rows of b (whole records; the last may lack its terminator only at end of input)
  * → the same rows with the answer cells and the error cell appended, each keeping
  * its own line terminator. Lines with no bytes at all are not rows and are dropped.
+ * A measured hot path (`npm run bench:batch`): one long loop on purpose, its row state in locals,
+ * with no per-row closure or allocation; split it only with a bench run before and after.
  */
 export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, b: Uint8Array): ChunkResult {
   const { locate, locateCountry } = locator(ds);
@@ -238,7 +224,7 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
   // A delimiter that can sit inside a number ('.', '-', a digit) must split the fields before
   // they are parsed: the scan's parse would run on through it.
   const parseWhileScanning = D !== 46 && D !== 45 && !(D >= 48 && D <= 57);
-  const { found: hit, start: cellStart, length: cellLength, view: cv, zones, borders } = cells;
+  const { found: hit, start: cellStart, length: cellLength, view: cv, extras } = cells;
   const longest = cells.longest + 2; // and the line terminator
   // Rows grow by their answer cells: twice the input rarely needs regrowing.
   const out = new OutBuffer(2 * b.length + 1024);
@@ -343,10 +329,9 @@ export function processCsv(ds: Dataset, settings: RowSettings, cells: CsvCells, 
       const n = cellLength[key];
       for (let j = 0; j < n; j += 4) dv.setUint32(o + j, cv.getUint32(from + j));
       o += n;
-      if (zones !== null) o = writeZone(zones, dv, o, lat, lon);
-      if (borders !== null) {
+      if (extras !== null) {
         out.pos = o;
-        out.text(borders(lat, lon));
+        out.text(extras(lat, lon));
         dst = out.reserve(p - keep + 2); // and what follows, as reserved above
         dv = new DataView(dst.buffer);
         o = out.pos;

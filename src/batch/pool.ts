@@ -35,10 +35,6 @@ export interface PoolSetup {
   /** The first job's rows, sampled for the warm-up. */
   rows: Uint8Array;
   framing: Framing;
-  /** settings.timezone: @geolookup/timezones' entry, for each worker to load. */
-  timeZones?: string;
-  /** settings.borders: @geolookup/borders' entry, for each worker to load. */
-  borders?: string;
   /** Called when a worker fails or exits. */
   fail: (e: Error) => void;
 }
@@ -58,12 +54,7 @@ export function startPool(pool: Worker[], setup: PoolSetup): void {
     worker.on('exit', (code) => code !== 0 && setup.fail(new Error(`batch worker ${i} exited with code ${code}`)));
     worker.postMessage({ dataset: setup.dataset, name: setup.dataPath } satisfies DatasetShare);
     // A copy of the sample: a view would clone its whole buffer.
-    worker.postMessage({
-      settings: setup.settings,
-      warm: new Uint8Array(warm),
-      ...(setup.timeZones !== undefined ? { timeZones: setup.timeZones } : {}),
-      ...(setup.borders !== undefined ? { borders: setup.borders } : {}),
-    } satisfies RowSetup);
+    worker.postMessage({ settings: setup.settings, warm: new Uint8Array(warm) } satisfies RowSetup);
     pool.push(worker);
   }
 }

@@ -5,7 +5,7 @@
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
 import { parsePair } from '../lookup/validate.js';
-import { type BorderColumns, borderColumnNames } from './borders.js';
+import type { BatchValues } from '../extend/batch.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 export type BatchField = 'country' | 'subdivision';
@@ -28,13 +28,23 @@ export interface RowSettings {
   lonPath: (string | number)[] | null;
   country: boolean;
   subdivision: boolean;
-  /** The IANA time zone column / member after the others (--timezone; @geolookup/timezones answers it). */
-  timezone: boolean;
-  /** The border columns after the timezone's (--distance, --nearest, --within; @geolookup/borders answers them). */
-  borders: BorderColumns | null;
+  /** The extensions' columns after the answer columns, in this order (extension-cells.ts). */
+  extensions: readonly RowExtension[];
   /** CSV: line terminator written after a last row that has none ("\n" or "\r\n"). */
   eol: string;
 }
+
+/** An extension asked for columns: plain data, as every worker receives it. */
+export interface RowExtension {
+  /** Its name, as geolookup/extend's loader finds it in each worker. */
+  name: string;
+  columns: readonly string[];
+  /** The batch's flags as given, for its rows(). */
+  values: BatchValues;
+}
+
+/** The extensions' column names, in order. */
+export const extensionColumns = (settings: RowSettings): string[] => settings.extensions.flatMap((e) => e.columns);
 
 export interface ChunkStats {
   rows: number;
@@ -72,8 +82,7 @@ export function oversizeRow(settings: RowSettings): string {
     const members = [
       ...(settings.country ? ['"country":null'] : []),
       ...(settings.subdivision ? ['"subdivision":null'] : []),
-      ...(settings.timezone ? ['"timezone":null'] : []),
-      ...borderColumnNames(settings.borders).map((n) => `"${n}":null`),
+      ...extensionColumns(settings).map((n) => `${JSON.stringify(n)}:null`),
       `"error":${JSON.stringify(OVERSIZE)}`,
     ];
     return `{${members.join(',')}}`;
@@ -87,12 +96,7 @@ export function oversizeRow(settings: RowSettings): string {
 
 /** How many answer columns a row gets before its error cell. */
 export function answerColumns(settings: RowSettings): number {
-  return (
-    (settings.country ? 1 : 0) +
-    (settings.subdivision ? 1 : 0) +
-    (settings.timezone ? 1 : 0) +
-    borderColumnNames(settings.borders).length
-  );
+  return (settings.country ? 1 : 0) + (settings.subdivision ? 1 : 0) + extensionColumns(settings).length;
 }
 
 export const encoder = new TextEncoder();

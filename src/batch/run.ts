@@ -18,9 +18,10 @@ import { delimiterByte, formatFromName, sniffFormat } from './format.js';
 import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
-import { resolveExtension, TIMEZONES_PACKAGE } from './timezones.js';
-import { BORDERS_PACKAGE, type BorderColumns, loadBorders } from './borders.js';
-import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow } from './rows.js';
+import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow, type RowExtension } from './rows.js';
+import type { BatchValues } from '../extend/batch.js';
+import { findExtensions, openExtension } from '../extend/loader.js';
+import { lookupOf } from '../lookup/engine.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';
 
 export type { BatchField } from './rows.js';
@@ -48,16 +49,12 @@ export interface BatchOptions {
   /** Which answer columns to append, always in the order country, subdivision. Default both. */
   fields?: BatchField[];
   /**
-   * Append the IANA time zone of each row (`timezone`, after the fields'), answered by the
-   * optional package @geolookup/timezones; without it the run fails before reading any input.
+   * The installed extensions' batch flags, by flag name without dashes (`{ timezone: true }`,
+   * `{ within: '500' }`): their columns follow the fields', in the extensions' name order. A flag
+   * no extension takes, a bad value, or an extension that cannot answer over this dataset (borders
+   * over the lite one) fails the run before any input is read.
    */
-  timezone?: boolean;
-  /**
-   * Append border columns after it (distance_m; nearest, nearest_m; within), answered by the
-   * optional package @geolookup/borders over this run's dataset (not the lite one); without the
-   * package, or with a dataset its lines were not drawn from, the run fails before reading any input.
-   */
-  borders?: BorderColumns;
+  extensions?: BatchValues;
   /** CSV field separator, one character. Default: the header's (comma, tab, semicolon or bar), else ','. */
   delimiter?: string;
   /** Worker threads. Default: os.availableParallelism(). */
@@ -120,11 +117,11 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
   const t0 = performance.now();
   const workers = workerCount(opts.workers);
   const delimiter = delimiterByte(opts.delimiter);
-  // The package is found now, so a missing one fails before any input is read (stdin waited for).
-  const timeZones = opts.timezone === true ? resolveExtension(TIMEZONES_PACKAGE, '--timezone') : undefined;
   const dataPath = resolveDataPath(opts.data);
-  const borders = opts.borders ? bordersFor(opts.borders, dataPath) : undefined;
+  const fields = opts.fields ?? ['country', 'subdivision'];
   const shared = readShared(dataPath); // a missing dataset is reported before stdin is waited for
+  // Before any input is read (stdin waited for): a bad flag, or an extension that cannot answer here.
+  const extensions = askedExtensions(opts.extensions ?? {}, fields, shared, dataPath);
   const input = await openInput(opts, opened);
   const head = await readHead(input.readInto);
   const format = opts.format ?? formatFromName(input.name) ?? sniffFormat(head);
@@ -133,9 +130,8 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
     lat: opts.lat,
     lon: opts.lon,
     delimiter: opts.delimiter,
-    fields: opts.fields ?? ['country', 'subdivision'],
-    timezone: timeZones !== undefined,
-    borders: opts.borders ?? null,
+    fields,
+    extensions,
   };
   // CSV: the header is read whole first (it names the columns and the delimiter, which the
   // quoting rule needs to find where records end); the rows start right after it. NDJSON's
@@ -159,8 +155,6 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
       rows: rows instanceof Uint8Array ? rows : new Uint8Array(0),
       framing,
       fail: events.fail,
-      timeZones,
-      borders,
     });
   const bytes = new Uint8Array(shared);
   readDataset(bytes, dataPath, checkFor(dataPath, bytes)); // DataError on a damaged file, before any row goes out
@@ -205,17 +199,33 @@ async function batchWith(opts: BatchOptions, opened: Opened): Promise<BatchSumma
 }
 
 /**
- * @geolookup/borders' entry, once its lines are known to be drawn from the dataset at `dataPath`
- * and the columns' settings valid: a ValidationError or DataError here, before any input is read.
+ * The extensions the batch's flags ask for columns of, each opened once over the dataset and its
+ * rows made, so a bad flag, a missing data file or a pair refused (DataError) fails here.
  */
-function bordersFor(b: BorderColumns, dataPath: string): string {
-  const flag = b.withinM !== null ? '--within' : b.nearest ? '--nearest' : '--distance';
-  const entry = resolveExtension(BORDERS_PACKAGE, flag);
-  const lookup = loadBorders(entry, dataPath);
-  // The settings checked by the package's own rules, on a point: a bad --max-km or --within fails here.
-  if (b.distance || b.nearest) lookup.distanceToBorder(0, 0, { maxKm: b.maxKm, layer: 'country' });
-  if (b.withinM !== null) lookup.regionsWithin(0, 0, b.withinM);
-  return entry;
+function askedExtensions(
+  values: BatchValues,
+  fields: readonly BatchField[],
+  shared: SharedArrayBuffer,
+  dataPath: string,
+): RowExtension[] {
+  const found = findExtensions().filter((e) => e.batch !== undefined);
+  const flags = new Set(found.flatMap((e) => e.batch!.options.map((o) => o.flag)));
+  for (const [flag, value] of Object.entries(values))
+    if (value !== undefined && !flags.has(flag))
+      throw new ValidationError(`--${flag} is an option of no installed extension.`, { [flag]: ['unknown option'] });
+  const asked: RowExtension[] = [];
+  let geo: ReturnType<typeof lookupOf> | null = null;
+  for (const e of found) {
+    const own = Object.fromEntries(e.batch!.options.map((o) => [o.flag, values[o.flag]]));
+    const columns = e.batch!.columns(own, fields);
+    if (typeof columns === 'string') throw new ValidationError(`${columns}.`, { [e.name]: [columns] });
+    if (columns.length === 0) continue;
+    const bytes = new Uint8Array(shared);
+    geo ??= lookupOf(bytes, dataPath, checkFor(dataPath, bytes));
+    e.batch!.rows(openExtension(e, geo, false), own, fields);
+    asked.push({ name: e.name, columns, values: own });
+  }
+  return asked;
 }
 
 function summarize(

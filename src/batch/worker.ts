@@ -9,8 +9,8 @@ import { csvCells, processCsv } from './csv.js';
 import { type Framing, framingFor } from './framing.js';
 import { ndjsonCells, processNdjson } from './ndjson.js';
 import { spareBuffers, type ChunkResult, type RowSettings } from './rows.js';
-import { loadTimeZones } from './timezones.js';
-import { loadBorders } from './borders.js';
+import { extensionRow } from './extension-cells.js';
+import { lookupOf } from '../lookup/engine.js';
 
 /**
  * The first message: the dataset bytes the main thread read into shared memory. The
@@ -29,10 +29,6 @@ export interface DatasetShare {
 export interface RowSetup {
   settings: RowSettings;
   warm?: Uint8Array;
-  /** settings.timezone: where @geolookup/timezones' CommonJS entry is (the main thread resolved it). */
-  timeZones?: string;
-  /** settings.borders: where @geolookup/borders' CommonJS entry is (the main thread checked it on this dataset). */
-  borders?: string;
 }
 
 export interface Job {
@@ -59,6 +55,7 @@ export interface InitFailed {
 
 let ds: Dataset | null = null;
 let dsBytes: Uint8Array | null = null;
+let dsName = 'dataset';
 let run: ((b: Uint8Array) => ChunkResult) | null = null;
 let framing: Framing;
 
@@ -67,16 +64,16 @@ function failed(e: unknown): void {
   parentPort!.postMessage(report);
 }
 
-function setUp(settings: RowSettings, data: Dataset, setup: RowSetup): void {
+function setUp(settings: RowSettings, data: Dataset, name: string): void {
   framing = framingFor(settings.format, settings.delimiter);
-  // The packages' datasets are loaded here (a DataError fails the run before any row goes out).
-  const zones = settings.timezone && setup.timeZones !== undefined ? loadTimeZones(setup.timeZones) : null;
-  const borders = settings.borders && setup.borders !== undefined ? loadBorders(setup.borders, dsBytes!) : null;
+  // The extensions open here, over this thread's view of the dataset (a DataError fails the run
+  // before any row goes out; the main thread opened them once to report it before reading input).
+  const row = extensionRow(settings, () => lookupOf(dsBytes!, name, 'none'));
   if (settings.format === 'csv') {
-    const cells = csvCells(data, settings, zones, borders);
+    const cells = csvCells(data, settings, row);
     run = (b) => processCsv(data, settings, cells, b);
   } else {
-    const cells = ndjsonCells(data, settings, zones, borders);
+    const cells = ndjsonCells(data, settings, row);
     run = (b) => processNdjson(data, settings, cells, b);
   }
 }
@@ -134,11 +131,12 @@ parentPort!.on('message', (m: DatasetShare | RowSetup | Job | Recycle) => {
   try {
     if ('dataset' in m) {
       dsBytes = new Uint8Array(m.dataset);
+      dsName = m.name;
       ds = readDataset(dsBytes, m.name, 'none');
       return;
     }
     if ('settings' in m) {
-      if (ds) setUp(m.settings, ds, m);
+      if (ds) setUp(m.settings, ds, dsName);
       if (m.warm) warmUp(m.warm);
       return;
     }

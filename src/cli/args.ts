@@ -131,11 +131,23 @@ export function parseCommand<O extends OptionSpecs>(spec: CommandSpec<O>, argv: 
   for (const [name, o] of Object.entries(options))
     config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   try {
-    const { values } = parseArgs({ args: flags, options: config, strict: true, allowPositionals: false });
+    const { values, tokens } = parseArgs({ args: flags, options: config, strict: true, tokens: true });
+    // parseArgs keeps the last of a repeated flag; the server answers 400 to a repeated parameter.
+    const seen = new Set<string>();
+    for (const t of tokens)
+      if (t.kind === 'option' && !options[t.name]?.multiple) {
+        if (seen.has(t.name)) return fail(`--${t.name} is given more than once`);
+        seen.add(t.name);
+      }
     return { values: values as Values<O>, positionals };
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(usageMessage(e as NodeJS.ErrnoException));
   }
+}
+
+function fail(message: string): never {
+  throw new UsageError(message);
 }
 
 /** Prints `<name>: <message>`, a blank line and the command's help on stderr; returns EXIT.badInput. */

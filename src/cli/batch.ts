@@ -5,10 +5,11 @@ import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import { type BatchField, type BatchOptions, type BatchSummary, batch, type Progress } from '../batch/run.js';
 import { GeoLookupError, ValidationError } from '../lookup/errors.js';
+import { findExtensions } from '../extend/loader.js';
 import {
   defineCommand,
   EXIT,
-  type Parsed,
+  type OptionSpecs,
   type Print,
   runCommand,
   UsageError,
@@ -17,7 +18,7 @@ import {
 } from './args.js';
 import { groupDigits } from './numbers.js';
 
-const BATCH = defineCommand({
+const BATCH_SPEC = {
   name: 'geolookup batch',
   summary: 'country and subdivision for every row of a CSV or NDJSON file.',
   usage: [['geolookup batch [FILE|-] [options] > out.csv', 'FILE, or stdin when absent or "-"']],
@@ -44,30 +45,6 @@ const BATCH = defineCommand({
       value: 'LIST',
       help: 'answer columns to append: country,subdivision (default both)',
     },
-    timezone: {
-      type: 'boolean',
-      help:
-        'also append the IANA time zone (a timezone column / member after them);\n' +
-        'needs @geolookup/timezones: npm install @geolookup/timezones',
-    },
-    distance: {
-      type: 'boolean',
-      help: 'also append distance_m: metres to the nearest change of any answer asked for\n(empty past --max-km); needs @geolookup/borders, as --nearest and --within do',
-    },
-    nearest: {
-      type: 'boolean',
-      help: "also append nearest, nearest_m: the first field's region at the point, else the\nnearest within --max-km (empty when none)",
-    },
-    within: {
-      type: 'string',
-      value: 'M',
-      help: 'also append within: every region of the fields within M metres, nearest first,\nspace-separated (NDJSON: an array)',
-    },
-    'max-km': {
-      type: 'string',
-      value: 'KM',
-      help: 'how far --distance and --nearest search (default 50, at most 500)',
-    },
     delimiter: {
       type: 'string',
       value: 'C',
@@ -86,67 +63,68 @@ const BATCH = defineCommand({
   },
   notes: [
     'Every row comes out once, in input order, with its own bytes and then the country,',
-    'subdivision, timezone (with --timezone) and error cells (NDJSON: members of those names,',
-    '"error" on bad rows only).',
+    "subdivision, installed extensions' (--timezone …) and error cells (NDJSON: members of those",
+    'names, "error" on bad rows only).',
     'A CSV row shorter than the header is padded with empty fields to its width first; fields',
     "beyond the header's width follow the error cell.",
     'Not found leaves the cells empty (null); a bad coordinate keeps the row, leaves every answer',
     'cell empty (null) and puts the ValidationError text in error. Blank lines are dropped. A',
     'summary goes to stderr, and a progress bar when stderr is a terminal.',
     '',
-    '--timezone answers the IANA zone of every valid point (Etc/GMT-12 … Etc/GMT+12 at sea) from',
-    '@geolookup/timezones, installed beside geolookup (npm install @geolookup/timezones);',
-    'without it the run stops before reading any input (exit 1). For example:',
+    'Extensions installed beside geolookup add flags and columns (docs/EXTENDING.md), listed',
+    'above with their package: --timezone, for one, appends the IANA zone of every valid point:',
     '  geolookup batch points.csv --fields country --timezone -o out.csv',
   ].join('\n'),
   exit:
     '0 done (bad rows included), 2 bad options or no coordinate columns, 1 other error\n' +
-    '(--timezone without @geolookup/timezones among them), 130 interrupted (SIGINT: the rows\n' +
-    'in flight are written first, then how many on stderr).',
-});
+    "(an extension's data missing among them), 130 interrupted (SIGINT: the rows in flight are\n" +
+    'written first, then how many on stderr).',
+} as const;
 
-type BatchValues = Parsed<typeof BATCH.options>['values'];
+/** The command with the batch flags of the extensions installed (geolookup/extend's loader). */
+function batchCommand() {
+  const options: OptionSpecs = { ...BATCH_SPEC.options };
+  for (const e of findExtensions())
+    for (const o of e.batch?.options ?? [])
+      options[o.flag] = {
+        type: o.value === undefined ? 'boolean' : 'string',
+        value: o.value,
+        help: `${o.help} (${e.name})`,
+      };
+  const usage = BATCH_SPEC.usage.map((u): [string, string] => [u[0], u[1]]);
+  return { spec: defineCommand({ ...BATCH_SPEC, usage, options }), own: new Set(Object.keys(BATCH_SPEC.options)) };
+}
+
+type BatchValues = Record<string, string | boolean | undefined>;
 
 /** The batch options from the flags; a UsageError for a bad value. */
-function batchOptions(values: BatchValues, positionals: string[]): BatchOptions {
+function batchOptions(values: BatchValues, positionals: string[], own: Set<string>): BatchOptions {
   const opts: BatchOptions = {};
-  const { format, fields } = values;
+  const format = values.format as string | undefined;
+  const fields = values.fields as string | undefined;
   if (format !== undefined) {
     if (format !== 'csv' && format !== 'ndjson')
       throw new UsageError(`--format must be csv or ndjson, got "${format}"`);
     opts.format = format;
   }
-  if (values.lat !== undefined) opts.lat = values.lat;
-  if (values.lon !== undefined) opts.lon = values.lon;
+  if (values.lat !== undefined) opts.lat = values.lat as string;
+  if (values.lon !== undefined) opts.lon = values.lon as string;
   if (fields !== undefined) {
     const list = fields.split(',').map((f) => f.trim().toLowerCase());
     if (!list.length || list.some((f) => f !== 'country' && f !== 'subdivision'))
       throw new UsageError(`--fields takes country, subdivision or both, got "${fields}"`);
     opts.fields = list as BatchField[];
   }
-  if (values.timezone) opts.timezone = true;
-  if (values.distance || values.nearest || values.within !== undefined) {
-    opts.borders = {
-      distance: values.distance === true,
-      nearest: values.nearest === true,
-      withinM: values.within === undefined ? null : decimal(values.within, '--within'),
-      maxKm: values['max-km'] === undefined ? 50 : decimal(values['max-km'], '--max-km'),
-    };
-  } else if (values['max-km'] !== undefined) throw new UsageError('--max-km goes with --distance or --nearest');
-  if (values.delimiter !== undefined) opts.delimiter = values.delimiter;
-  const workers = wholeNumber(values.workers, '--workers', 1, 256);
+  const extensions = Object.fromEntries(Object.entries(values).filter(([flag]) => !own.has(flag) && flag !== 'help'));
+  if (Object.keys(extensions).length > 0) opts.extensions = extensions;
+  if (values.delimiter !== undefined) opts.delimiter = values.delimiter as string;
+  const workers = wholeNumber(values.workers as string | undefined, '--workers', 1, 256);
   if (workers !== undefined) opts.workers = workers;
-  if (values.output !== undefined) opts.output = values.output;
-  if (values.data !== undefined) opts.data = values.data;
+  if (values.output !== undefined) opts.output = values.output as string;
+  if (values.data !== undefined) opts.data = values.data as string;
   if (positionals.length > 1) throw new UsageError(`takes one input file, got ${positionals.length}`);
   opts.input = positionals[0];
   return opts;
-}
-
-/** A flag's decimal value (its range is the package's to check); a UsageError for anything else. */
-function decimal(value: string, flag: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`${flag} takes a number, got "${value}"`);
-  return Number(value);
 }
 
 /** Percent and ETA by bytes when the input size is known (a file); rows and rows/s always. */
@@ -195,8 +173,9 @@ export function summaryLine(s: BatchSummary): string {
 
 /** Parses argv, starts the batch, returns 0 at once (the exit code is set when it ends) or 2 for bad options. */
 export function runBatch(argv: string[], out: Print, err: Print): number {
-  return runCommand(BATCH, argv, out, err, ({ values, positionals }) => {
-    const opts = batchOptions(values, positionals);
+  const { spec, own } = batchCommand();
+  return runCommand(spec, argv, out, err, ({ values, positionals }) => {
+    const opts = batchOptions(values as BatchValues, positionals, own);
     if (!values['no-progress'] && process.stderr.isTTY === true) opts.progress = progressBar(process.stderr);
     // The first Ctrl-C stops reading and lets the rows in flight be written; a second one quits at once.
     const interrupt = new AbortController();

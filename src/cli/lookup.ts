@@ -6,171 +6,158 @@ import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError } from 
 import { createRequire } from 'node:module';
 import { FORMAT_VERSION } from '../format/container.js';
 import { resolveDataPath } from '../node/data-path.js';
-import { type Answer, callOperation, OPERATIONS, type Operation, type OperationTarget } from '../operations.js';
+import { type Answer, callOperation, flagOf, type Operation, type Param } from '../extend/operations.js';
+import { type Extension, operationsOf } from '../extend/extension.js';
+import { findExtensions, openExtension } from '../extend/loader.js';
 import {
+  type CommandSpec,
   defineCommand,
   EXIT,
   helpText,
+  type OptionSpecs,
   parseCommand,
-  type Parsed,
   type Print,
   UsageError,
   usageError,
   DATA_OPTION,
 } from './args.js';
 
-const OPTIONS = {
+const BASE_OPTIONS = {
   json: { type: 'boolean', help: 'print {"data": ...} or {"error": problem} as JSON' },
   data: DATA_OPTION,
   version: { type: 'boolean', help: "the package's version, and the dataset's format and sources" },
-  'max-km': {
-    type: 'string',
-    value: 'KM',
-    help: 'distance, nearest, nearest-subdivision: how far to search (default 50)',
-  },
-  layer: { type: 'string', value: 'L', help: "distance: 'country' (default) or 'subdivision'" },
 } as const;
-
-/** The CLI's flag for each optional parameter of the table's operations. */
-const FLAGS = { maxKm: 'max-km', layer: 'layer' } as const;
 
 const EXIT_TEXT =
   '0 answered (including false), 2 bad input, 3 not found, 1 other error.\n' +
   'Errors go to stderr; with --json their problem record goes to stdout as {"error": ...}.';
 
-interface Lookup {
-  args: string[];
-  answer: string;
-  /** The package answering it, beyond the service's contract (src/operations.ts). */
-  extension?: string;
-  /** The operation's optional parameters, as the CLI's flags. */
-  flags: readonly (keyof typeof FLAGS)[];
-  call: (geo: OperationTarget, a: string[], params: Record<string, string | undefined>) => Answer;
-}
-
+/** What each answer kind is, for the help; an operation's `describe` says it otherwise. */
 const ANSWERS: Record<Operation['answer'], string> = {
   country: 'ISO 3166-1 alpha-3 code, e.g. FRA',
   subdivision: 'ISO 3166-2 code, e.g. FR-75C',
   boolean: 'true or false',
-  timezone: 'IANA time zone, e.g. Europe/Paris (needs @geolookup/timezones)',
-  distance: 'metres to the nearest change of answer, or null (needs @geolookup/borders)',
-  nearest: 'the region at the point, else the nearest: "ESP 1234.5" (needs @geolookup/borders)',
-  regions: 'every region within the radius, one "country|subdivision CODE METRES" a line (needs @geolookup/borders)',
+  text: 'text',
+  json: 'JSON',
 };
 
-/**
- * One command per operation of the library's table: `geolookup in-country FRA 48.85 2.35`. A
- * required parameter is an argument after the point (`geolookup within 35.9 -5.3 50`), the
- * optional ones flags (`geolookup distance 35.9 -5.3 --max-km 10`).
- */
-const LOOKUPS: Record<string, Lookup> = Object.fromEntries(
-  OPERATIONS.map((op): [string, Lookup] => {
-    const required = (op.params ?? []).filter((p) => p.required).map((p) => p.name);
-    const flags = (op.params ?? []).filter((p) => !p.required).map((p) => p.name as keyof typeof FLAGS);
-    const lookup = { answer: ANSWERS[op.answer], extension: op.extension, flags };
-    if (op.code !== null)
-      return [
-        op.command,
-        { ...lookup, args: ['<CODE>', '<lat>', '<lon>'], call: (geo, a) => callOperation(geo, op, a[0], a[1], a[2]) },
-      ];
-    return [
-      op.command,
-      {
-        ...lookup,
-        args: ['<lat>', '<lon>', ...required.map((name) => `<${name}>`)],
-        call: (geo, a, params) => {
-          const named = { ...params };
-          required.forEach((name, i) => {
-            named[name] = a[2 + i];
-          });
-          return callOperation(geo, op, undefined, a[0], a[1], named);
-        },
-      },
-    ];
-  }),
-);
-
-/** An answer as text: codes, booleans and metres as they are; a nearest region and a radius's regions in columns. */
-function answerText(result: Answer): string {
-  if (result === null || typeof result !== 'object') return String(result);
-  if ('code' in result) return `${result.code} ${result.distanceM}`;
-  return [
-    ...result.countries.map((r) => `country ${r.code} ${r.distanceM}`),
-    ...result.subdivisions.map((r) => `subdivision ${r.code} ${r.distanceM}`),
-  ].join('\n');
+/** One command of the operation table: its positional arguments and its flags (optional parameters). */
+interface Lookup {
+  op: Operation;
+  args: string[];
+  /** Required parameters, as arguments after the point (`geolookup within 35.9 -5.3 50`). */
+  required: readonly Param[];
+  flags: readonly Param[];
 }
 
-export const MAIN = defineCommand({
-  name: 'geolookup',
-  summary: 'which country / ISO 3166-2 subdivision holds a GPS point, offline.',
-  usage: [
-    ...Object.entries(LOOKUPS).map(([name, l]): [string, string] => [
-      `geolookup ${name} ${l.args.join(' ')}`,
-      l.answer,
-    ]),
-    ['geolookup serve --keys FILE [--port N]', 'the HTTP API, self-hosted (serve --help)'],
-    ['geolookup keys create|revoke|list --keys FILE', "manage the server's API keys (keys --help)"],
-    ['geolookup batch [FILE|-] [> out.csv]', 'every row of a CSV / NDJSON file, on all cores (batch --help)'],
-    ['geolookup export --layer L --format F [-o FILE]', 'boundaries as the lookup answers them (export --help)'],
-    ['geolookup playground [--port N]', 'a local map page: click a point, see its answer (playground --help)'],
-  ],
-  options: OPTIONS,
-  exit: EXIT_TEXT,
-});
+/** The commands: the contract's operations, then the installed extensions' (src/extend/loader.ts). */
+interface Table {
+  lookups: Record<string, Lookup>;
+  extensions: readonly Extension[];
+  options: OptionSpecs;
+  main: CommandSpec;
+}
 
-/** One lookup command's own help, in the shape of every command's. */
-function lookupSpec(name: string, l: Lookup) {
+function table(): Table {
+  const extensions = findExtensions();
+  const lookups: Record<string, Lookup> = {};
+  const options: OptionSpecs = { ...BASE_OPTIONS };
+  for (const op of operationsOf(extensions)) {
+    const params = op.params ?? [];
+    const flags = params.filter((p) => !p.required);
+    const required = params.filter((p) => p.required);
+    const point = ['<lat>', '<lon>', ...required.map((p) => `<${p.name}>`)];
+    lookups[op.command] = { op, args: op.code === null ? point : ['<CODE>', '<lat>', '<lon>'], required, flags };
+    for (const p of flags) {
+      const users = Object.values(lookups).filter((l) => l.flags.some((f) => f.name === p.name));
+      options[flagOf(p)] = {
+        type: 'string',
+        value: p.placeholder,
+        help: `${users.map((l) => l.op.command).join(', ')}: ${p.summary}`,
+      };
+    }
+  }
+  const main = defineCommand({
+    name: 'geolookup',
+    summary: 'which country / ISO 3166-2 subdivision holds a GPS point, offline.',
+    usage: [
+      ...Object.entries(lookups).map(([name, l]): [string, string] => [
+        `geolookup ${name} ${l.args.join(' ')}`,
+        answerLine(l.op),
+      ]),
+      ['geolookup serve --keys FILE [--port N]', 'the HTTP API, self-hosted (serve --help)'],
+      ['geolookup keys create|revoke|list --keys FILE', "manage the server's API keys (keys --help)"],
+      ['geolookup batch [FILE|-] [> out.csv]', 'every row of a CSV / NDJSON file, on all cores (batch --help)'],
+      ['geolookup export --layer L --format F [-o FILE]', 'boundaries as the lookup answers them (export --help)'],
+      ['geolookup playground [--port N]', 'a local map page: click a point, see its answer (playground --help)'],
+    ],
+    options,
+    notes: 'Extensions installed beside geolookup add commands (docs/EXTENDING.md).',
+    exit: EXIT_TEXT,
+  });
+  return { lookups, extensions, options, main };
+}
+
+const answerLine = (op: Operation): string =>
+  `${op.describe ?? ANSWERS[op.answer]}${op.extension ? ` (from ${op.extension})` : ''}`;
+
+/** An answer as text: codes, booleans and text as they are; a JSON answer as its operation writes it. */
+function answerText(op: Operation, result: Answer): string {
+  if (op.answer !== 'json') return String(result);
+  return op.text ? op.text(result) : JSON.stringify(result);
+}
+
+/** One lookup command's own help: its flags only. */
+function lookupSpec(t: Table, name: string, l: Lookup) {
+  const options: OptionSpecs = { ...BASE_OPTIONS };
+  for (const p of l.flags) options[flagOf(p)] = { type: 'string', value: p.placeholder, help: p.summary };
   return defineCommand({
     name: `geolookup ${name}`,
-    summary: `${l.answer}.`,
+    summary: `${answerLine(l.op)}.`,
     usage: [
-      `geolookup ${name} ${l.args.join(' ')}${l.flags.map((f) => ` [--${FLAGS[f]} ${OPTIONS[FLAGS[f]].value}]`).join('')} [--json] [--data FILE]`,
+      `geolookup ${name} ${l.args.join(' ')}${l.flags.map((p) => ` [--${flagOf(p)} ${p.placeholder}]`).join('')} [--json] [--data FILE]`,
     ],
-    options: OPTIONS,
+    options,
     exit: EXIT_TEXT,
   });
 }
 
 export function runLookup(argv: string[], out: Print, err: Print): number {
-  let parsed: Parsed<typeof OPTIONS>;
+  const t = table();
+  const named = argv.find((a) => Object.hasOwn(t.lookups, a));
+  const spec = named ? lookupSpec(t, named, t.lookups[named]) : t.main;
+  let parsed: ReturnType<typeof parseCommand<OptionSpecs>>;
   try {
-    parsed = parseCommand(MAIN, argv);
+    parsed = parseCommand(spec, argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    const named = argv.find((a) => Object.hasOwn(LOOKUPS, a));
-    return usageError(named ? lookupSpec(named, LOOKUPS[named]) : MAIN, e.message, err);
+    return usageError(spec, e.message, err);
   }
   const { values, positionals } = parsed;
   const [command, ...args] = positionals;
-  const lookup = command !== undefined && Object.hasOwn(LOOKUPS, command) ? LOOKUPS[command] : undefined;
+  const lookup = command !== undefined && Object.hasOwn(t.lookups, command) ? t.lookups[command] : undefined;
   if (values.help) {
-    out(helpText(lookup ? lookupSpec(command, lookup) : MAIN));
+    out(helpText(spec));
     return EXIT.ok;
   }
-  if (values.version) return printVersion(values.data, out, err);
+  if (values.version) return printVersion(t, values.data as string | undefined, out, err);
   if (command === undefined) {
-    err(helpText(MAIN));
+    err(helpText(t.main));
     return EXIT.badInput;
   }
-  if (!lookup) return usageError(MAIN, `unknown command "${command}"`, err);
-  if (lookup.extension && !extensionOf(lookup.extension)) {
-    err(
-      `geolookup ${command}: this command needs ${lookup.extension}; install it beside geolookup: npm install ${lookup.extension}`,
-    );
-    return EXIT.error;
-  }
+  if (!lookup) return usageError(t.main, `unknown command "${command}"`, err);
   if (args.length !== lookup.args.length)
-    return usageError(lookupSpec(command, lookup), `takes ${lookup.args.length} arguments, got ${args.length}`, err);
+    return usageError(spec, `takes ${lookup.args.length} arguments, got ${args.length}`, err);
   const params: Record<string, string | undefined> = {};
-  for (const [name, flag] of Object.entries(FLAGS) as [keyof typeof FLAGS, (typeof FLAGS)[keyof typeof FLAGS]][]) {
-    if (values[flag] === undefined) continue;
-    if (!lookup.flags.includes(name)) return usageError(lookupSpec(command, lookup), `takes no --${flag}`, err);
-    params[name] = values[flag];
-  }
-  return answer(lookup, args, params, values, out, err);
+  for (const p of lookup.flags) params[p.name] = values[flagOf(p)] as string | undefined;
+  lookup.required.forEach((p, i) => {
+    params[p.name] = args[2 + i];
+  });
+  return answer(t, lookup, args, params, values as { json?: boolean; data?: string }, out, err);
 }
 
 function answer(
+  t: Table,
   lookup: Lookup,
   args: string[],
   params: Record<string, string | undefined>,
@@ -179,8 +166,13 @@ function answer(
   err: Print,
 ) {
   try {
-    const result = lookup.call(targetOf(lookup, values.data), args, params);
-    out(values.json ? JSON.stringify({ data: result }) : answerText(result));
+    const { op } = lookup;
+    const target = targetOf(t, op, values.data);
+    const result =
+      op.code !== null
+        ? callOperation(target, op, args[0], args[1], args[2])
+        : callOperation(target, op, undefined, args[0], args[1], params);
+    out(values.json ? JSON.stringify({ data: result }) : answerText(op, result));
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;
@@ -194,36 +186,18 @@ function answer(
 }
 
 /**
- * What answers the command: the dataset (--data), or an extension package. @geolookup/timezones
- * reads its own dataset (--data names the world dataset only); @geolookup/borders measures on the
- * dataset --data names, so its lines must come from that dataset (the lite one is refused).
+ * What answers the command: the dataset --data names (the embedded one by default), or the
+ * extension opened over it (a DataError when it cannot answer over that dataset: the lite one).
  */
-function targetOf(lookup: Lookup, data: string | undefined): OperationTarget {
-  if (!lookup.extension) return createGeoLookup(resolveDataPath(data));
-  const mod = extensionOf(lookup.extension)!;
-  if (lookup.extension !== '@geolookup/borders' || data === undefined) return mod;
-  const borders = mod as unknown as {
-    createBorderLookup(o: { geo: string; data: string }): OperationTarget;
-    bordersDataPath(): string;
-  };
-  return borders.createBorderLookup({ geo: resolveDataPath(data), data: borders.bordersDataPath() });
-}
-
-/**
- * An extension package's Node entry (its CommonJS build, so the lookup stays synchronous), or null
- * when it is not installed; a dependency of it missing is its own error, thrown as it is.
- */
-function extensionOf(pkg: string): OperationTarget | null {
-  try {
-    return createRequire(import.meta.url)(pkg) as OperationTarget;
-  } catch (e) {
-    if ((e as { code?: string }).code === 'MODULE_NOT_FOUND' && String(e).includes(`'${pkg}'`)) return null;
-    throw e;
-  }
+function targetOf(t: Table, op: Operation, data: string | undefined): object {
+  const geo = createGeoLookup(resolveDataPath(data));
+  if (!op.extension) return geo;
+  const extension = t.extensions.find((e) => e.name === op.extension)!;
+  return openExtension(extension, geo, data === undefined).target;
 }
 
 /** `geolookup --version`: this package, and the dataset a lookup would read (--data), with its sources. */
-function printVersion(data: string | undefined, out: Print, err: Print): number {
+function printVersion(t: Table, data: string | undefined, out: Print, err: Print): number {
   const pkg = createRequire(import.meta.url)('geolookup/package.json') as { version: string };
   out(`geolookup ${pkg.version}`);
   try {
@@ -231,6 +205,7 @@ function printVersion(data: string | undefined, out: Print, err: Print): number 
     const meta = createGeoLookup(path).meta;
     out(`dataset ${meta.name} (format ${FORMAT_VERSION}): ${path}`);
     for (const s of meta.sources) out(`  ${s.name} ${s.version}${s.date ? ` (data as of ${s.date})` : ''}`);
+    for (const e of t.extensions) out(`extension ${e.name}: ${e.operations.map((op) => op.command).join(', ')}`);
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof GeoLookupError)) throw e;

@@ -19,7 +19,7 @@ export const FORMAT_VERSION = 20;
 export const HEADER_BYTES = 32;
 export const KIND_DATASET = 1;
 export const KIND_FEATURES = 2;
-/** The border lines of @geolookup/borders (its docs/FORMAT.md). */
+/** The border lines an extension ships (kind 3: packages/borders/docs/FORMAT.md). */
 export const KIND_BORDERS = 3;
 
 const KIND_NAMES: Record<number, string> = {

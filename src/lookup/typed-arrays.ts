@@ -35,7 +35,7 @@ export interface BatchLookup {
 
 /**
  * The number of points; a ValidationError naming every problem. The valid case allocates nothing,
- * so a one-point call (@geolookup/timezones' lookups) stays free of garbage.
+ * so a one-point call (an extension's lookups over its own dataset) stays free of garbage.
  */
 function checkInput(latitudes: unknown, longitudes: unknown, out: unknown, tableSize: number): number {
   if (

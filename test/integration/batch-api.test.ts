@@ -100,6 +100,9 @@ describe('typed-array batch API', () => {
 
 describe('time-zone cells (--timezone)', () => {
   const ds = readDataset(readFileSync(geo.defaultDataPath()));
+  // What @geolookup/timezones' batch columns give a worker (its descriptor's rows()).
+  const ZONE = [{ name: '@geolookup/timezones', columns: ['timezone'], values: { timezone: true } }];
+  const zoneRow = (lat: number, lon: number) => [tz.timeZoneFromGps(lat, lon)];
   const enc = new TextEncoder();
   const dec = new TextDecoder();
 
@@ -117,11 +120,11 @@ describe('time-zone cells (--timezone)', () => {
       // Subdivision codes hold the delimiter (FR-75C), and so do negative coordinates: both quoted.
       ['-', { country: true, subdivision: true }],
     ] as const) {
-      const settings = rowSettings({ delimiter: d.charCodeAt(0), timezone: true, ...fields });
+      const settings = rowSettings({ delimiter: d.charCodeAt(0), extensions: ZONE, ...fields });
       const field = (v: string | number) => (String(v).includes(d) ? `"${v}"` : String(v));
       const rows: Row[] = pairs.map(([lat, lon], i) => ({ raw: [i, lat, lon].map(field).join(d), lat, lon }));
       const text = rows.map((row) => `${row.raw}\n`).join('');
-      const res = processCsv(ds, settings, csvCells(ds, settings, tz), enc.encode(text));
+      const res = processCsv(ds, settings, csvCells(ds, settings, zoneRow), enc.encode(text));
       const names = [...(fields.country ? ['country'] : []), ...(fields.subdivision ? ['subdivision'] : [])] as (
         | 'country'
         | 'subdivision'
@@ -134,13 +137,13 @@ describe('time-zone cells (--timezone)', () => {
       const width = readCsv(out, d)[1].length;
       expect(readCsv(`${oversizeRow({ ...settings, headerFields: 3 })}\n`, d)[0].length).toBe(width);
     }
-    // Without a source the cells refuse to be made rather than write rows without zones.
-    expect(() => csvCells(ds, rowSettings({ timezone: true }))).toThrow(/@geolookup\/timezones/);
+    // Without their row the cells refuse to be made rather than write rows without zones.
+    expect(() => csvCells(ds, rowSettings({ extensions: ZONE }))).toThrow(/settings.extensions needs their row/);
   });
 
   it('NDJSON rows: "timezone" after the answers, every copy of a member so named replaced, null on bad rows', () => {
-    const settings = rowSettings({ format: 'ndjson', headerFields: 0, latColumn: -1, lonColumn: -1, timezone: true });
-    const cells = ndjsonCells(ds, settings, tz);
+    const settings = rowSettings({ format: 'ndjson', headerFields: 0, latColumn: -1, lonColumn: -1, extensions: ZONE });
+    const cells = ndjsonCells(ds, settings, zoneRow);
     const lines = [
       '{"lat":48.8566,"lon":2.3522}',
       '{"timezone":"old","lat":35.6762,"lon":139.6503,"timezone":1}',
@@ -187,8 +190,7 @@ function rowSettings(changes: Partial<RowSettings>): RowSettings {
     lonKey: '',
     country: true,
     subdivision: false,
-    timezone: false,
-    borders: null,
+    extensions: [],
     eol: '\n',
     latPath: null,
     lonPath: null,

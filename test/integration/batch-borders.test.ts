@@ -8,9 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { batch } from '../../src/batch/run.js';
-import type { BorderColumns } from '../../src/batch/borders.js';
 import { DataError, ValidationError } from '../../src/index.js';
-import { checkCsv, expectedBorders, expected, makeRows, type Row, writeCsv } from '../support/batch-rows.js';
+import {
+  type BorderColumns,
+  borderFlags,
+  checkCsv,
+  expectedBorders,
+  expected,
+  makeRows,
+  type Row,
+  writeCsv,
+} from '../support/batch-rows.js';
 import { prng } from '../support/sample-points.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'geolookup-batch-borders-'));
@@ -49,7 +57,13 @@ describe('geolookup batch: border columns', () => {
       [['subdivision'], { distance: true, nearest: true, withinM: null, maxKm: 50 }],
     ] as const) {
       const out = join(dir, 'out.csv');
-      const summary = await batch({ input: file, output: out, fields: [...fields], borders: cols, workers: 2 });
+      const summary = await batch({
+        input: file,
+        output: out,
+        fields: [...fields],
+        extensions: borderFlags(cols),
+        workers: 2,
+      });
       const counts = checkCsv(readFileSync(out, 'utf8'), input, [...fields], undefined, { borders: cols });
       expect(summary).toMatchObject({ rows: input.length, ...counts });
     }
@@ -63,7 +77,7 @@ describe('geolookup batch: border columns', () => {
       input.map((row) => `${JSON.stringify({ lat: row.lat, lon: row.lon, within: 'theirs' })}\n`).join(''),
     );
     const out = join(dir, 'out.ndjson');
-    await batch({ input: file, output: out, fields: ['country'], borders: ALL, workers: 2 });
+    await batch({ input: file, output: out, fields: ['country'], extensions: borderFlags(ALL), workers: 2 });
     const got = readFileSync(out, 'utf8')
       .trimEnd()
       .split('\n')
@@ -88,14 +102,14 @@ describe('geolookup batch: border columns', () => {
   it('refuses the lite dataset and a bad radius before reading any row', async () => {
     const file = join(dir, 'few.csv');
     writeFileSync(file, 'lat,lon\n51.44,4.93\n');
-    await expect(batch({ input: file, output: join(dir, 'x.csv'), data: 'lite', borders: ALL })).rejects.toThrow(
-      DataError,
-    );
-    await expect(batch({ input: file, output: join(dir, 'x.csv'), borders: { ...ALL, withinM: -1 } })).rejects.toThrow(
-      ValidationError,
-    );
-    await expect(batch({ input: file, output: join(dir, 'x.csv'), borders: { ...ALL, maxKm: 501 } })).rejects.toThrow(
-      /maxKm/,
-    );
+    await expect(
+      batch({ input: file, output: join(dir, 'x.csv'), data: 'lite', extensions: borderFlags(ALL) }),
+    ).rejects.toThrow(DataError);
+    await expect(
+      batch({ input: file, output: join(dir, 'x.csv'), extensions: borderFlags({ ...ALL, withinM: -1 }) }),
+    ).rejects.toThrow(ValidationError);
+    await expect(
+      batch({ input: file, output: join(dir, 'x.csv'), extensions: borderFlags({ ...ALL, maxKm: 501 }) }),
+    ).rejects.toThrow(/--max-km must be a number from 0 to 500/);
   });
 });

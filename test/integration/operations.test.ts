@@ -1,22 +1,30 @@
-// The operation table (src/operations.ts) drives every front end: the server's routes and
-// metrics labels, the OpenAPI paths, the client's methods and the CLI's commands list exactly the
-// table's operations, in its order, and each answers as callOperation does on the same engine.
-// An operation beyond the contract (isContract false: timeZoneFromGps, the border operations) runs
-// on its package (@geolookup/timezones, @geolookup/borders, installed in this checkout), with its
-// named parameters; a server without the package has no such route.
+// The operations (the contract's, src/extend/operations.ts, and the installed extensions' found by
+// geolookup/extend's loader) drive every front end: the server's routes and metrics labels, the
+// OpenAPI paths, the client's methods and the CLI's commands list exactly those operations, in
+// order, and each answers as callOperation does on the same engine. An extension's operation
+// (timeZoneFromGps, the border operations: @geolookup/timezones and @geolookup/borders, installed
+// in this checkout) runs on what its descriptor opens; a server without it has no such route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/client/src/index.js';
-import { openApiDocument, DEFAULT_SETTINGS } from '../../packages/server/src/server/openapi.js';
-import { OPEN_PATHS, ROUTE_LABELS, routeOf } from '../../packages/server/src/server/routes.js';
+import { openApiDocument, defaultSettings } from '../../packages/server/src/server/openapi.js';
+import { FIRST_OPERATION, OPEN_PATHS, routeOf, routeTable } from '../../packages/server/src/server/routes.js';
 import { createServer, type GeoLookupServer } from '../../packages/server/src/server/server.js';
-import { MAIN } from '../../src/cli/lookup.js';
 import { run } from '../../src/cli/run.js';
-import { helpText } from '../../src/cli/args.js';
-import * as timezones from '../../packages/timezones/src/index.js';
-import * as borders from '../../packages/borders/src/index.js';
 import { createGeoLookup, preload } from '../../src/index.js';
-import { callOperation, isContract, OPERATIONS, type Operation, type OperationTarget } from '../../src/operations.js';
+import {
+  CONTRACT_OPERATIONS,
+  callOperation,
+  findExtensions,
+  isContract,
+  type Operation,
+  type OperationTarget,
+  openExtension,
+  operationsOf,
+} from '../../src/extend.js';
 import { HOST, listenOnLoopback } from '../support/loopback.js';
+
+const EXTENSIONS = findExtensions();
+const OPERATIONS = operationsOf(EXTENSIONS);
 
 /** A point and a code for each operation, the code the country or subdivision at the point. */
 const POINT = { lat: '47.6969', lon: '8.6908' };
@@ -27,7 +35,7 @@ const codeFor = (op: Operation) =>
       ? preload().subdivisionFromGps(POINT.lat, POINT.lon)
       : undefined;
 /** The named parameters each operation is asked with (Büsingen: borders within a few km). */
-const PARAMS: Partial<Record<Operation['id'], Record<string, string>>> = {
+const PARAMS: Partial<Record<string, Record<string, string>>> = {
   distanceToBorder: { maxKm: '10', layer: 'subdivision' },
   nearestCountry: { maxKm: '10' },
   nearestSubdivision: { maxKm: '10' },
@@ -46,24 +54,31 @@ beforeAll(async () => {
 });
 afterAll(() => server.shutdown());
 
-describe('the operation table drives', () => {
-  it('the server: one route per operation, in order, and the labels metrics count them by', () => {
-    expect(ROUTE_LABELS.slice(0, OPERATIONS.length)).toEqual(OPERATIONS.map((o) => o.id));
-    OPERATIONS.forEach((op, i) => {
-      expect(routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0]), op.id).toBe(i);
-    });
-    for (const path of OPEN_PATHS) expect(routeOf(path)).toBeGreaterThanOrEqual(OPERATIONS.length);
-    // A server without an extension's package: the contract's routes only, the rest is `other`.
-    const contractOnly = { targets: OPERATIONS.map((op) => (isContract(op) ? preload() : null)) };
-    OPERATIONS.forEach((op, i) => {
-      const route = routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0], contractOnly);
-      expect(ROUTE_LABELS[route], op.id).toBe(isContract(op) ? op.id : 'other');
-      expect(route === i, op.id).toBe(isContract(op));
-    });
+describe('the operations drive', () => {
+  it('the loader: both packages of this checkout, with their operations after the contract', () => {
+    expect(EXTENSIONS.map((e) => e.name)).toEqual(['@geolookup/borders', '@geolookup/timezones']);
+    expect(OPERATIONS.slice(0, 4)).toEqual(CONTRACT_OPERATIONS);
+    expect(OPERATIONS.map((o) => o.id)).toContain('timeZoneFromGps');
   });
 
-  it('the OpenAPI document: its operation paths are the table, with its ids and summaries', () => {
-    const doc = openApiDocument(DEFAULT_SETTINGS) as {
+  it('the server: one route per operation, in order, and the labels metrics count them by', () => {
+    const table = routeTable(OPERATIONS);
+    expect(table.labels.slice(FIRST_OPERATION)).toEqual(OPERATIONS.map((o) => o.id));
+    OPERATIONS.forEach((op, i) => {
+      expect(routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0], table), op.id).toBe(FIRST_OPERATION + i);
+    });
+    for (const path of OPEN_PATHS) expect(routeOf(path, table)).toBeLessThan(FIRST_OPERATION);
+    // A server without the extensions: the contract's routes only, the rest is `other`.
+    const contractOnly = routeTable(CONTRACT_OPERATIONS);
+    for (const op of OPERATIONS) {
+      const route = routeOf(routeFor(op, codeFor(op) ?? 'X').split('?')[0], contractOnly);
+      expect(contractOnly.labels[route], op.id).toBe(isContract(op) ? op.id : 'other');
+    }
+    expect(server.openapi).toMatchObject({ paths: Object.fromEntries(OPERATIONS.map((o) => [o.path, {}])) });
+  });
+
+  it('the OpenAPI document: its operation paths are the operations, with their ids and summaries', () => {
+    const doc = openApiDocument(defaultSettings()) as {
       paths: Record<string, { get: { operationId?: string; summary?: string } }>;
     };
     const ops = Object.entries(doc.paths).filter(([path]) => !(OPEN_PATHS as readonly string[]).includes(path));
@@ -71,18 +86,21 @@ describe('the operation table drives', () => {
       OPERATIONS.map((o) => [o.path, o.id, o.summary]),
     );
     // Without the extensions installed: the contract's operations.
-    const contract = openApiDocument({ ...DEFAULT_SETTINGS, extensions: [] }) as typeof doc;
+    const contract = openApiDocument({ ...defaultSettings(), extensions: [] }) as typeof doc;
     const paths = Object.keys(contract.paths).filter((path) => !(OPEN_PATHS as readonly string[]).includes(path));
-    expect(paths).toEqual(OPERATIONS.filter(isContract).map((o) => o.path));
+    expect(paths).toEqual(CONTRACT_OPERATIONS.map((o) => o.path));
   });
 
-  it("the CLI: its help lists one command per operation, in the table's order", () => {
-    const commands = [...helpText(MAIN).matchAll(/^ {2}geolookup ([a-z-]+) /gm)].map((m) => m[1]);
+  it("the CLI: its help lists one command per operation, in order", () => {
+    const out: string[] = [];
+    expect(run(['--help'], (s) => out.push(s), () => {})).toBe(0);
+    const commands = [...out.join('\n').matchAll(/^ {2}geolookup ([a-z-]+) /gm)].map((m) => m[1]);
     expect(commands.slice(0, OPERATIONS.length)).toEqual(OPERATIONS.map((o) => o.command));
   });
 
   it('the client: one method per operation', () => {
     const client = createClient({ offline: true, engine: preload() });
+    expect(client.operations).toEqual(OPERATIONS);
     for (const op of OPERATIONS)
       expect(typeof (client as unknown as Record<string, unknown>)[op.id], op.id).toBe('function');
   });
@@ -90,11 +108,9 @@ describe('the operation table drives', () => {
 
 describe('each front end answers every operation as callOperation does', () => {
   const geo = createGeoLookup('world');
-  // An extension's operation runs on its package, over its own dataset.
+  // An extension's operation runs on what its descriptor opens over the engine.
   const targetFor = (op: Operation): OperationTarget =>
-    isContract(op)
-      ? geo
-      : ((op.extension === '@geolookup/borders' ? borders : timezones) as unknown as OperationTarget);
+    isContract(op) ? geo : openExtension(EXTENSIONS.find((e) => e.name === op.extension)!, geo, false).target;
 
   it.each(OPERATIONS.map((op) => [op.id, op] as const))(
     '%s: server, client (remote and offline), CLI',

@@ -5,8 +5,23 @@ import { expect } from 'vitest';
 import { tryCountryFromGps, trySubdivisionFromGps, ValidationError } from '../../src/index.js';
 import { timeZoneFromGps } from '../../packages/timezones/src/index.js';
 import * as borders from '../../packages/borders/src/index.js';
-import type { BorderColumns } from '../../src/batch/borders.js';
 import { cityPoints, prng, spherePoints } from './sample-points.js';
+
+/** The border columns a test asks for (@geolookup/borders' batch flags, as plain values). */
+export interface BorderColumns {
+  distance: boolean;
+  nearest: boolean;
+  withinM: number | null;
+  maxKm: number;
+}
+
+/** The batch flags asking for `b` (BatchOptions.extensions). */
+export const borderFlags = (b: BorderColumns) => ({
+  distance: b.distance || undefined,
+  nearest: b.nearest || undefined,
+  within: b.withinM === null ? undefined : String(b.withinM),
+  'max-km': String(b.maxKm),
+});
 
 /**
  * An RFC 4180 reader written for the test, character by character, sharing nothing with src/:

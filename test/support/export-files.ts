@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { hashFolders } from '../../build-data/hash-folders.js';
+import { hashFolders } from '../../src/node/hash-folders.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const DATASET = join(ROOT, 'dist-data', 'world.geolookup');

@@ -1,4 +1,4 @@
-// Generators of HTTP requests for the server fuzz (test/integration/fuzz-server.test.ts): paths
+// Generators of HTTP requests for the server fuzz (packages/server/test/fuzz-server.test.ts): paths
 // with percent-encodings and junk, query strings, methods, key placements, extra headers, bodies.
 import fc from 'fast-check';
 

@@ -9,17 +9,16 @@ import {
   type GeoLookup,
   INVALID_COORDINATE,
   NotFoundError,
-  quickCoordinate,
   ValidationError,
 } from 'geolookup';
+import { type NumberParam, paramError, quickCoordinate } from 'geolookup/extend';
 import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_ROWS, FAR_UNIT_M, type Layer } from './layout.js';
 import type { BordersFile, BordersMeta } from './read.js';
 import { borderSearch, type Nearest } from './search.js';
 
-/** The radius a caller may ask for: 500 km, past which the local frame's ranking is not checked. */
-export const MAX_RADIUS_KM = 500;
-/** maxKm when none is given. */
-export const DEFAULT_MAX_KM = 50;
+import { DEFAULT_MAX_KM, LAYER, MAX_KM, MAX_RADIUS_KM, RADIUS_M } from './extension.js';
+
+export { DEFAULT_MAX_KM, MAX_RADIUS_KM } from './extension.js';
 
 export interface DistanceOptions {
   /** Search this far, in km (default 50, at most 500): beyond it the answer is null. */
@@ -109,7 +108,7 @@ function checkPair(geo: GeoLookup, meta: BordersMeta, name: string): void {
   if (!same)
     throw new DataError(
       `${name}: drawn from the dataset "${d.name}" (seal ${d.seal}), not from this lookup's "${geo.meta.name}"; ` +
-        'build it from that dataset (build-data/borders/build.ts --dataset FILE)',
+        'build it from that dataset (packages/borders/build-data/build.ts --dataset FILE)',
     );
 }
 
@@ -121,26 +120,16 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
   const found: Nearest = { metres: -1, code: -1 };
   // The parsed arguments: latitude, longitude, radius in metres. In a Float64Array, since a double
   // kept in a closure's variable is boxed on every store (a far point must allocate nothing:
-  // test/data/borders.test.ts, "allocates nothing"). Plain numbers and decimal strings in range
+  // packages/borders/test/borders.test.ts, "allocates nothing"). Plain numbers and decimal strings in range
   // pass without allocating; anything else gets the contract's ValidationError, with the radius's.
   const at = new Float64Array(3);
-  const args = (latitude: unknown, longitude: unknown, amount: unknown, field: string, scale: number): void => {
+  const args = (latitude: unknown, longitude: unknown, amount: unknown, param: NumberParam, scale: number): void => {
     const lat = quickCoordinate(latitude, 90);
     const lon = quickCoordinate(longitude, 180);
-    const ok = typeof amount === 'number' && amount >= 0 && amount <= MAX_RADIUS_KM * scale;
+    const ok = typeof amount === 'number' && amount >= param.min && amount <= param.max;
     // quickCoordinate refuses exactly what the contract refuses; coordinateError lists every bad field.
     if (lat !== lat || lon !== lon || !ok)
-      throw coordinateError(
-        latitude,
-        longitude,
-        ok
-          ? undefined
-          : {
-              [field]: [
-                `${scale === 1 ? 'the search distance' : 'the radius'} (${field}) must be a number from 0 to ${MAX_RADIUS_KM * scale}${scale === 1 ? ' km' : ' metres'}`,
-              ],
-            },
-      );
+      throw coordinateError(latitude, longitude, ok ? undefined : { [param.name]: [paramError(param, amount)!] });
     at[0] = lat;
     at[1] = lon;
     at[2] = ((amount as number) * 1000) / scale;
@@ -235,17 +224,17 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     ) {
       at[0] = latitude;
       at[1] = longitude;
-    } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+    } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, MAX_KM, 1);
     return distanceAt(options);
   };
   /** The options' layer, their radius into at[2]; their ValidationError, the point (at) named too. */
   const layerOf = (options: DistanceOptions | undefined): Layer => {
     const km = options?.maxKm ?? DEFAULT_MAX_KM;
-    if (!(typeof km === 'number' && km >= 0 && km <= MAX_RADIUS_KM)) args(at[0], at[1], km, 'maxKm', 1);
+    if (!(typeof km === 'number' && km >= 0 && km <= MAX_KM.max)) args(at[0], at[1], km, MAX_KM, 1);
     at[2] = km * 1000;
     const layer = options?.layer ?? 'country';
     if (layer !== 'country' && layer !== 'subdivision')
-      throw coordinateError(at[0], at[1], { layer: ["the layer must be 'country' or 'subdivision'"] });
+      throw coordinateError(at[0], at[1], { layer: [paramError(LAYER, layer)!] });
     return layer;
   };
   const distanceAt = (options: DistanceOptions | undefined): number | null => {
@@ -258,7 +247,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
   const nearestOf =
     (layer: Layer) =>
     (latitude: number | string, longitude: number | string, options?: { maxKm?: number }): NearestRegion => {
-      args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+      args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, MAX_KM, 1);
       const lat = at[0];
       const lon = at[1];
       const radius = at[2];
@@ -273,7 +262,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     };
 
   const regionsWithin = (latitude: number | string, longitude: number | string, radiusM: number): RegionsWithin => {
-    args(latitude, longitude, radiusM, 'radiusM', 1000);
+    args(latitude, longitude, radiusM, RADIUS_M, 1000);
     const lat = at[0];
     const lon = at[1];
     const radius = at[2];
@@ -354,7 +343,7 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
         ['out', out, Int32Array],
         ['distances', distances, Float64Array],
       ]);
-      args(0, 0, options?.maxKm ?? DEFAULT_MAX_KM, 'maxKm', 1);
+      args(0, 0, options?.maxKm ?? DEFAULT_MAX_KM, MAX_KM, 1);
       const radius = at[2];
       const into = out ?? new Int32Array(n);
       for (let i = 0; i < n; i++) {

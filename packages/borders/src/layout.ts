@@ -1,4 +1,4 @@
-// The borders file, written by build-data/borders/ and read by read.ts: the container every
+// The borders file, written by build-data/ (this package's) and read by read.ts: the container every
 // geolookup data file shares (kind 3), whose payload is a section table and the sections below.
 // docs/FORMAT.md in this package specifies every byte; a change here is a new BORDERS_VERSION.
 

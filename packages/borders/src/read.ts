@@ -5,7 +5,8 @@
 // already excludes.
 
 import Flatbush from 'flatbush';
-import { type BinaryInput, DataError, readContainer, type SourceInfo } from 'geolookup';
+import { type BinaryInput, DataError, type SourceInfo } from 'geolookup';
+import { readContainer } from 'geolookup/extend';
 import {
   BORDERS_VERSION,
   FAR_COLS,

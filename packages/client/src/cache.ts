@@ -1,6 +1,6 @@
 // The client's cache contract and the built-in in-memory LRU cache.
 
-import type { Answer } from '../../../src/operations.js';
+import type { Answer } from 'geolookup/extend';
 
 /** Anything that may or may not be a promise: custom caches can be synchronous or asynchronous. */
 export type MaybePromise<T> = T | Promise<T>;

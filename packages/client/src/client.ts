@@ -2,15 +2,21 @@
 // geolookup server) and over the embedded engine. No Node built-ins here: global fetch,
 // AbortController and setTimeout only, so it runs in browsers, workers and Electron renderers.
 
-import { AuthenticationError, DataError, NotFoundError, ValidationError } from '../../../src/lookup/errors.js';
-import type { GeoLookup } from '../../../src/lookup/engine.js';
 import {
   type Answer,
+  AuthenticationError,
+  callError,
   callOperation,
-  OPERATIONS,
+  DataError,
+  type Extension,
+  findExtensions,
+  type GeoLookup,
+  NotFoundError,
   type Operation,
   type OperationTarget,
-} from '../../../src/operations.js';
+  operationsOf,
+  ValidationError,
+} from 'geolookup/extend';
 import { accept, cachedData, parseData } from './answers.js';
 import { type Params, path, tableParams } from './request-url.js';
 import { cacheKey, LruCache, readAnswer, type CachedAnswer, type ClientCache } from './cache.js';
@@ -36,25 +42,35 @@ export interface ClientResult<T> {
   rateLimit: RateLimitInfo;
 }
 
-/** Every operation's method: GeoLookup's, and those of the extension packages (timeZoneFromGps). */
-type OperationMethods = Required<OperationTarget>;
+type ContractId = 'countryFromGps' | 'subdivisionFromGps' | 'isInCountry' | 'isInSubdivision';
 
-/** The client's form of an operation of the library's table: its arguments, a promise of its answer. */
-export type ClientOperation<K extends Operation['id']> = (
-  ...args: Parameters<OperationMethods[K]>
-) => Promise<ClientResult<ReturnType<OperationMethods[K]>>>;
+/** The client's form of an operation: its arguments, a promise of its answer. */
+export type ClientOperation<F extends (...args: never[]) => unknown> = (
+  ...args: Parameters<F>
+) => Promise<ClientResult<ReturnType<F>>>;
 
 /**
- * One method per operation (countryFromGps, isInCountry, …; see the library's OPERATIONS), and the
- * client's own. timeZoneFromGps is beyond the service's contract: it needs a geolookup server with
- * @geolookup/timezones installed, or offline, that package (docs/CLIENT.md, "Time zones").
+ * The methods of extensions' operations, for TypeScript: empty here, filled by declaration merging
+ * (docs/CLIENT.md, "Extensions"). At run time the client has a method per operation it offers.
  */
-export type GeoLookupClient = { [K in Operation['id']]: ClientOperation<K> } & {
-  /** Empties the cache (the built-in one or the custom one). */
-  clearCache(): Promise<void>;
-  /** 'remote' or 'offline'. */
-  readonly mode: 'remote' | 'offline';
-};
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
+export interface ExtensionMethods {}
+
+/**
+ * One method per operation: the contract's four (countryFromGps, isInCountry, …), and each
+ * extension's (options.extensions, by default those installed: timeZoneFromGps with
+ * @geolookup/timezones), as a remote server or, offline, the package answers it.
+ */
+export type GeoLookupClient = { [K in ContractId]: ClientOperation<GeoLookup[K]> } & ExtensionMethods & {
+    /** Any operation the client offers, by id: `call('timeZoneFromGps', 48.85, 2.35)`. */
+    call(id: string, ...args: unknown[]): Promise<ClientResult<unknown>>;
+    /** The operations it offers: the contract's, then the extensions'. */
+    readonly operations: readonly Operation[];
+    /** Empties the cache (the built-in one or the custom one). */
+    clearCache(): Promise<void>;
+    /** 'remote' or 'offline'. */
+    readonly mode: 'remote' | 'offline';
+  };
 
 /** A function taking one message, or a console-like object with `warn`. */
 export type ClientLogger = ((message: string) => void) | { warn(message: string): void };
@@ -62,6 +78,12 @@ export type ClientLogger = ((message: string) => void) | { warn(message: string)
 interface CommonOptions {
   /** Where warnings go. Default: process.emitWarning (type 'GeoLookupWarning'); console.warn outside Node. */
   logger?: ClientLogger;
+  /**
+   * The extensions whose operations the client offers beyond the contract (their descriptors:
+   * `import timezones from '@geolookup/timezones/extension'`). Default: in Node, those installed
+   * (geolookup/extend findExtensions); elsewhere none.
+   */
+  extensions?: readonly Extension[];
 }
 
 export interface RemoteClientOptions extends CommonOptions {
@@ -124,12 +146,15 @@ type Call = (
 ) => Promise<ClientResult<Answer>>;
 
 /**
- * The client's method for each operation of the table: (lat, lon), (code, lat, lon), or with
- * named parameters, (lat, lon, required) or (lat, lon, options?) as Operation['params'] says.
+ * The client's method for each operation: (lat, lon), (code, lat, lon), or with named parameters,
+ * (lat, lon, required) or (lat, lon, options?) as Operation['params'] says; and `call` by id.
  */
-function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {
-  const methods: Record<string, unknown> = {};
-  for (const op of OPERATIONS) {
+function operationMethods(
+  ops: readonly Operation[],
+  call: Call,
+): Pick<GeoLookupClient, ContractId | 'call' | 'operations'> {
+  const methods: Record<string, (...args: never[]) => Promise<ClientResult<Answer>>> = {};
+  for (const op of ops) {
     const required = op.params?.find((p) => p.required);
     methods[op.id] =
       op.code !== null
@@ -142,7 +167,17 @@ function operationMethods(call: Call): Pick<GeoLookupClient, Operation['id']> {
             : async (lat: Coordinate, lon: Coordinate, options?: unknown) =>
                 call(op, undefined, lat, lon, optionsOf(options));
   }
-  return methods as unknown as Pick<GeoLookupClient, Operation['id']>;
+  const byId = async (id: string, ...args: unknown[]) => {
+    if (!Object.hasOwn(methods, id))
+      throw new TypeError(
+        `no operation "${id}" here: ${ops.map((o) => o.id).join(', ')} (an extension not installed?)`,
+      );
+    return (methods[id] as (...a: unknown[]) => Promise<ClientResult<Answer>>)(...args);
+  };
+  return { ...methods, call: byId, operations: ops } as unknown as Pick<
+    GeoLookupClient,
+    ContractId | 'call' | 'operations'
+  >;
 }
 
 /**
@@ -256,13 +291,14 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
     });
     return loading;
   };
-  // An operation beyond the contract answers from its package's own dataset, loaded on its first call.
+  const known = options.extensions ?? findExtensions();
+  // An extension's operations answer from what it opens over the engine, on the first call of one.
   const extensions = new Map<string, Promise<OperationTarget>>();
   const extension = (op: Operation & { extension: string }): Promise<OperationTarget> => {
     let loaded = extensions.get(op.extension);
     if (loaded === undefined) {
-      // A package measuring on the lookup dataset pairs with the engine given, else uses its own (the embedded one).
-      loaded = loadExtension(op, source === undefined ? undefined : engine).catch((err: unknown) => {
+      const ext = known.find((e) => e.name === op.extension)!;
+      loaded = loadExtension(ext, engine, source === undefined).catch((err: unknown) => {
         const adopted = adoptEngineError(err);
         // Retried on the next call (e.g. installed since); an engine that does not pair never will.
         if (!(adopted instanceof DataError)) extensions.delete(op.extension);
@@ -282,9 +318,12 @@ function offlineClient(options: OfflineClientOptions): GeoLookupClient {
   }
   return {
     mode: 'offline',
-    ...operationMethods((op, code, lat, lon, params) => run(op, (e) => callOperation(e, op, code, lat, lon, params))),
+    ...operationMethods(operationsOf(known), (op, code, lat, lon, params) =>
+      run(op, (e) => callOperation(e, op, code, lat, lon, params)),
+    ),
     clearCache: async () => {},
-  };
+    // The extensions' methods are there at run time; ExtensionMethods types those a user declares.
+  } as GeoLookupClient;
 }
 
 function remoteClient(options: RemoteClientOptions): GeoLookupClient {
@@ -423,6 +462,10 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   ): Promise<ClientResult<Answer>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
     const params = given && tableParams(op, given);
+    // Only what the service can be sent as it is given: a bad point or parameter is refused here,
+    // with the library's own error (the one an offline client gives); a string code goes to the server.
+    const bad = callError(op, code, lat, lon, params);
+    if (bad !== null && (typeof code !== 'string' || Object.keys(bad.errors).some((f) => f !== op.code))) throw bad;
     const key = cache ? cacheKey(op.id, code, lat, lon, params) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));
@@ -463,9 +506,9 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
 
   return {
     mode: 'remote',
-    ...operationMethods(lookup),
+    ...operationMethods(operationsOf(options.extensions ?? findExtensions()), lookup),
     async clearCache() {
       if (cache) await cache.clear();
     },
-  };
+  } as GeoLookupClient;
 }

@@ -1,11 +1,9 @@
 // Loads the embedded engine (the geolookup library, with its dataset file) on first offline use,
-// and an extension package (@geolookup/timezones) on the first offline call of its operation.
+// and an extension on the first offline call of one of its operations.
 // The specifiers are variables so that bundlers (tsup, webpack, Vite) leave the imports alone: the
 // client stays free of Node built-ins, and depends on these packages only when used offline.
 
-import type { GeoLookup } from '../../../src/lookup/engine.js';
-import { GeoLookupError } from '../../../src/lookup/errors.js';
-import type { Operation, OperationTarget } from '../../../src/operations.js';
+import { type Extension, type GeoLookup, GeoLookupError, openExtension } from 'geolookup/extend';
 
 const NODE_ENTRY = 'geolookup';
 
@@ -44,40 +42,16 @@ export async function loadEmbeddedEngine(): Promise<GeoLookup> {
 }
 
 /**
- * The packages whose answers are measured on the lookup dataset: their functions making their
- * lookup over a given GeoLookup, and naming their data file.
+ * What answers an extension's operations offline: the extension opened (geolookup/extend's
+ * openExtension) over `engine` when the client was given one (its DataError when they do not pair:
+ * borders over the lite dataset), else over the embedded dataset.
  */
-const PAIRED: Record<string, { create: string; dataPath: string }> = {
-  '@geolookup/borders': { create: 'createBorderLookup', dataPath: 'bordersDataPath' },
-};
-
-/**
- * What answers `op`, an operation beyond the service's contract: the Node entry of its package,
- * which answers from its own dataset (@geolookup/timezones, whatever the engine). A package that
- * measures on the lookup dataset (@geolookup/borders) is paired with `engine` when the client was
- * given one (its DataError when they do not pair: the lite dataset), else uses its own pair on the
- * embedded dataset.
- */
-export async function loadExtension(
-  op: Operation & { extension: string },
-  engine?: () => Promise<GeoLookup>,
-): Promise<OperationTarget> {
-  const pkg = op.extension;
+export async function loadExtension(extension: Extension, engine: () => Promise<GeoLookup>, embedded: boolean) {
   if (!isNode()) {
     throw new GeoLookupError(
-      `The offline client's ${op.id} needs Node (${pkg} reads its dataset from disk); elsewhere use a remote client.`,
+      `The offline client's ${extension.name} operations need Node (it reads its data from disk); elsewhere use a remote client.`,
       500,
     );
   }
-  const specifier = pkg;
-  const mod = await importPackage<OperationTarget & Record<string, unknown>>(
-    specifier,
-    (missing) =>
-      `The offline client's ${op.id} needs the ${missing} package` +
-      `${missing === pkg ? ' (an extension, beyond the service contract)' : ''}: npm install ${missing}`,
-  );
-  const pair = PAIRED[pkg];
-  if (pair === undefined || engine === undefined) return mod;
-  const create = mod[pair.create] as (o: { geo: GeoLookup; data: string }) => OperationTarget;
-  return create({ geo: await engine(), data: (mod[pair.dataPath] as () => string)() });
+  return openExtension(extension, await engine(), embedded).target;
 }

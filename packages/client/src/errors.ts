@@ -1,7 +1,7 @@
 // Client-only failures: no HTTP answer at all. Both are GeoLookupError subclasses
 // (status 0: "no response"), so one `catch (e instanceof GeoLookupError)` covers everything.
 
-import { ERROR_KIND, GeoLookupError } from '../../../src/lookup/errors.js';
+import { ERROR_KIND, GeoLookupError } from 'geolookup/extend';
 
 export const CLIENT_PROBLEM_TYPES = {
   network: 'https://geolookup.dev/problems/network',

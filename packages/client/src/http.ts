@@ -8,7 +8,7 @@ import {
   RateLimitError,
   ValidationError,
   type FieldErrors,
-} from '../../../src/lookup/errors.js';
+} from 'geolookup/extend';
 
 /**
  * Every header name the client reads or sends, in one place. `X-API-Key` and

@@ -1,7 +1,17 @@
 // @geolookup/client: the client for a remote Geolocation Lookup Service or the
 // embedded engine. Imports no Node built-ins (the offline engine is loaded lazily).
 
-export * from '../../../src/lookup/errors.js';
+export {
+  AuthenticationError,
+  DataError,
+  type FieldErrors,
+  GeoLookupError,
+  NotFoundError,
+  type Problem,
+  PROBLEM_TYPES,
+  RateLimitError,
+  ValidationError,
+} from 'geolookup/extend';
 export { NetworkError, TimeoutError, CLIENT_PROBLEM_TYPES } from './errors.js';
 export { createClient, CLIENT_DEFAULTS } from './client.js';
 export type {
@@ -18,4 +28,4 @@ export type {
 export { LruCache, cacheKey } from './cache.js';
 export type { ClientCache, CachedAnswer, MaybePromise } from './cache.js';
 export { HEADERS } from './http.js';
-export type { GeoLookup } from '../../../src/lookup/engine.js';
+export type { GeoLookup } from 'geolookup/extend';

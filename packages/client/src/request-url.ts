@@ -1,7 +1,7 @@
 // An operation's request as the client sends it: the route with the point, the code and the named
 // parameters filled in, numbers in the decimal notation the service accepts.
 
-import type { Operation } from '../../../src/operations.js';
+import type { Operation } from 'geolookup/extend';
 
 /** An operation's named parameters (Operation['params']) by name; absent ones undefined. */
 export type Params = Readonly<Record<string, unknown>>;

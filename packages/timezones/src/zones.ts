@@ -51,7 +51,7 @@ export function timeZoneLookup(geo: GeoLookup): TimeZoneLookup {
   const tbb = geo.meta.sources.find((s) => s.name === 'timezone-boundary-builder');
 
   // The point goes to the library's typed-array form over one point in `at`: no double crosses a
-  // call V8 may not inline, where it would be boxed (test/data/timezones.test.ts, "allocates
+  // call V8 may not inline, where it would be boxed (packages/timezones/test/timezones.test.ts, "allocates
   // nothing"). Strings and bad input take the library's own lookup, which parses or throws.
   const at = new Float64Array(2);
   const atLat = at.subarray(0, 1);

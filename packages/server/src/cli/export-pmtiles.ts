@@ -4,15 +4,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { createGeoLookup, type GeoLookup, resolveDataPath } from 'geolookup';
-import {
-  DATA_OPTION,
-  defineCommand,
-  EXIT,
-  type Print,
-  runCommand,
-  UsageError,
-  wholeNumber,
-} from '../../../../src/cli/args.js';
+import { DATA_OPTION, defineCommand, EXIT, type Print, runCommand, UsageError, wholeNumber } from 'geolookup/extend';
 import { mapDataPath } from '../playground/map-data.js';
 import { pmtilesWriter } from '../tiles/pmtiles.js';
 import { tileSource } from '../tiles/tile-source.js';

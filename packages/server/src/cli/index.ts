@@ -1,7 +1,7 @@
 // The server's commands, run by the core CLI's dispatch (`geolookup serve | keys | playground`,
 // src/cli/run.ts in the geolookup package) once this package is installed beside it.
 
-import type { Print } from '../../../../src/cli/args.js';
+import type { Print } from 'geolookup/extend';
 import { runExportPmtiles } from './export-pmtiles.js';
 import { runKeys } from './keys.js';
 import { runPlayground } from './playground.js';

@@ -10,8 +10,8 @@ import {
   runCommand,
   UsageError,
   wholeNumber,
-} from '../../../../src/cli/args.js';
-import { groupDigits } from '../../../../src/cli/numbers.js';
+  groupDigits,
+} from 'geolookup/extend';
 
 const KEYS = defineCommand({
   name: 'geolookup keys',

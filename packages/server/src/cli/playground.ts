@@ -4,15 +4,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { HOST, startPlayground } from '../playground/server.js';
 import { OVERVIEW_MAX_ZOOM } from '../tiles/tiler.js';
-import {
-  defineCommand,
-  EXIT,
-  type Print,
-  runCommand,
-  usageError,
-  wholeNumber,
-  DATA_OPTION,
-} from '../../../../src/cli/args.js';
+import { defineCommand, EXIT, type Print, runCommand, usageError, wholeNumber, DATA_OPTION } from 'geolookup/extend';
 
 const PLAYGROUND = defineCommand({
   name: 'geolookup playground',

@@ -15,7 +15,7 @@ import {
   usageError,
   wholeNumber,
   DATA_OPTION,
-} from '../../../../src/cli/args.js';
+} from 'geolookup/extend';
 
 const SERVE = defineCommand({
   name: 'geolookup serve',

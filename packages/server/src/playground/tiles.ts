@@ -2,7 +2,7 @@
 // the order asked, and the last few thousand kept, so a map moved back and forth asks once.
 
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../../../src/node/worker.js';
+import { startModuleWorker } from 'geolookup/extend';
 import type { TileDone, TileJob, TileWorkerData } from '../tiles/tile-worker.js';
 
 /** Tiles kept (a few kB each; a z16 screen is about twenty). */

@@ -54,7 +54,7 @@ export function identify(
   const value = seen.key;
   // Keep-alive connections send the same key again and again: the last accepted one is kept on
   // the connection and compared in constant time instead of hashing it again. A keys reload
-  // (new generation) expires it: test/integration/server-keys.test.ts "a key revoked while…".
+  // (new generation) expires it: packages/server/test/server-keys.test.ts "a key revoked while…".
   const socket = req.socket as Socket & { [kLastKey]?: LastKey };
   const last = socket[kLastKey];
   if (last !== undefined && last.generation === state.keys.generation && value.length === KEY_LENGTH) {

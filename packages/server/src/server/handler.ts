@@ -13,7 +13,7 @@ import { observeRequest } from './observe.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
 import { readHeaders, type RequestHeaders } from './request-headers.js';
 import { ALLOW, etagMatches, problem, rateHeaders, sendAnswer, sendNotModified, sendProblem } from './responses.js';
-import { ANSWER_TYPES, answer, routeOf, UnknownRouteError } from './routes.js';
+import { answer, FIRST_OPERATION, routeOf, UnknownRouteError } from './routes.js';
 import type { Client, ServerState } from './state.js';
 
 /** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
@@ -56,7 +56,7 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
-  const route = routeOf(path, state.operations);
+  const route = routeOf(path, state.operations.table);
   if (answerOpenPath(state, res, route)) return null;
   const client = identify(state, req, seen, verdict);
   if (typeof client === 'string') {
@@ -133,12 +133,12 @@ function respond(
     // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
     if (e.status === 404 && !(e instanceof UnknownRouteError)) {
       headers['Cache-Control'] = state.cacheControl;
-      headers.ETag = state.operations.etag(route);
+      headers.ETag = state.operations.etag(route - FIRST_OPERATION);
     }
     sendProblem(state, res, e.toProblem(), headers);
     return;
   }
-  const etag = state.operations.etag(route);
+  const etag = state.operations.etag(route - FIRST_OPERATION);
   if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, etag)) sendNotModified(state, res, client, grant, etag);
-  else sendAnswer(state, res, client, grant, body, etag, ANSWER_TYPES[route]);
+  else sendAnswer(state, res, client, grant, body, etag, state.operations.table.types[route]);
 }

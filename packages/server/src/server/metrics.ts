@@ -4,7 +4,6 @@
 
 import { Counter, Gauge, type Histogram, Registry } from 'prom-client';
 import type { KeyStore } from './keys.js';
-import { ROUTE_LABELS } from './routes.js';
 
 export interface ServerMetrics {
   readonly registry: Registry;
@@ -24,18 +23,22 @@ const SLOTS = BUCKETS.length + 1; // the last one for over the largest bound
 /**
  * The latency histogram by route, counted in plain arrays: prom-client's Histogram.observe() builds
  * a label hash per call, a measurable share of a request. Registered as a metric of its own: the
- * registry reads any metric through get() (test/integration/server-metrics.test.ts reads it back).
+ * registry reads any metric through get() (packages/server/test/server-metrics.test.ts reads it back).
  */
 class RouteHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly counts = new Float64Array(ROUTE_LABELS.length * SLOTS);
-  private readonly sums = new Float64Array(ROUTE_LABELS.length);
+  private readonly counts: Float64Array;
+  private readonly sums: Float64Array;
 
   constructor(
     readonly name: string,
     readonly help: string,
-  ) {}
+    private readonly labels: readonly string[],
+  ) {
+    this.counts = new Float64Array(labels.length * SLOTS);
+    this.sums = new Float64Array(labels.length);
+  }
 
   observeRoute(route: number, seconds: number): void {
     let b = 0;
@@ -47,8 +50,8 @@ class RouteHistogram {
   async get() {
     const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
     const bucket = `${this.name}_bucket`;
-    for (let r = 0; r < ROUTE_LABELS.length; r++) {
-      const route = ROUTE_LABELS[r];
+    for (let r = 0; r < this.labels.length; r++) {
+      const route = this.labels[r];
       const slots = this.counts.subarray(r * SLOTS, (r + 1) * SLOTS);
       const count = slots.reduce((a, b) => a + b, 0);
       if (count === 0) continue;
@@ -103,11 +106,12 @@ function keyMetrics(registry: Registry, keys: KeyStore): void {
   });
 }
 
-export function createMetrics(keys: KeyStore): ServerMetrics {
+/** `labels`: the server's route labels (routes.ts RouteTable.labels), by route index. */
+export function createMetrics(keys: KeyStore, labels: readonly string[]): ServerMetrics {
   // Node's process metrics are left to the process owner (`geolookup serve` adds them): an
   // embedding application may have its own, and a second server in one process would repeat them.
   const registry = new Registry();
-  const pending = ROUTE_LABELS.map(() => new Map<number, number>());
+  const pending = labels.map(() => new Map<number, number>());
   const refused = new Map<number, number>();
   new Counter({
     name: 'geolookup_http_requests_total',
@@ -115,13 +119,14 @@ export function createMetrics(keys: KeyStore): ServerMetrics {
     labelNames: ['route', 'status'],
     registers: [registry],
     collect() {
-      for (let i = 0; i < ROUTE_LABELS.length; i++) drain(this, ROUTE_LABELS[i], pending[i]);
+      for (let i = 0; i < labels.length; i++) drain(this, labels[i], pending[i]);
       drain(this, 'none', refused);
     },
   });
   const latency = new RouteHistogram(
     'geolookup_http_request_duration_seconds',
     'Time from the parsed request to its answer handed to the socket, by route.',
+    labels,
   );
   registry.registerMetric(latency as unknown as Histogram);
   keyMetrics(registry, keys);
@@ -148,7 +153,7 @@ function bump(counts: Map<number, number>, status: number): void {
   counts.set(status, (counts.get(status) ?? 0) + 1);
 }
 
-/** One answered request: `route` an index of ROUTE_LABELS, `seconds` its handling time. */
+/** One answered request: `route` a route index (routes.ts), `seconds` its handling time. */
 export function countRequest(m: ServerMetrics, route: number, status: number, seconds: number): void {
   bump(m.pending[route], status);
   m.latency.observeRoute(route, seconds);

@@ -5,7 +5,7 @@ import type http from 'node:http';
 import { logRequest } from './access-log.js';
 import { countRateLimited, countRequest } from './metrics.js';
 import { kSent, type Tagged } from './responses.js';
-import { pathOf, ROUTE_LABELS, routeOf } from './routes.js';
+import { pathOf, routeOf } from './routes.js';
 import type { Client, ServerState } from './state.js';
 
 function record(
@@ -18,7 +18,7 @@ function record(
   if (!res.headersSent) return; // the connection went away before an answer
   const ms = performance.now() - started;
   const url = req.url ?? '/';
-  const route = routeOf(pathOf(url), state.operations);
+  const route = routeOf(pathOf(url), state.operations.table);
   const status = res.statusCode;
   const sent = (res as Tagged)[kSent];
   if (state.metrics !== null) {
@@ -31,7 +31,7 @@ function record(
     logRequest(state.accessLog, {
       method: req.method ?? '',
       url: url.length > 512 ? `${url.slice(0, 512)}…` : url,
-      route: ROUTE_LABELS[route],
+      route: state.operations.table.labels[route],
       status,
       ms: Math.round(ms * 1000) / 1000,
       bytes: bodyless ? 0 : (sent?.bytes ?? 0),

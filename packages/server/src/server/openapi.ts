@@ -1,6 +1,6 @@
-// The OpenAPI 3.1 document of the server, generated from the library's operation table (OPERATIONS) and the
+// The OpenAPI 3.1 document of the server, generated from its operations (the contract's and its extensions') and the
 // values the response writers use, for the server's own settings; served at /openapi.json.
-// docs/openapi.json is this document for the default settings (test/integration/server-openapi.test.ts
+// docs/openapi.json is this document for the default settings (packages/server/test/server-openapi.test.ts
 // checks it is current, and that every response the server tests receive conforms to it).
 
 import { JSON_TYPE, PROBLEM } from './responses.js';
@@ -14,9 +14,7 @@ import {
   rateHeaders,
   response,
 } from './openapi-components.js';
-import { OPERATIONS, type Operation, type Param } from 'geolookup';
-import { isJsonAnswer } from './routes.js';
-import { EXTENSIONS, type Extension } from './extensions.js';
+import { type Extension, findExtensions, type Operation, operationsOf, type Param } from 'geolookup/extend';
 import type { ServerState } from './state.js';
 
 type Json = Record<string, unknown>;
@@ -33,105 +31,46 @@ export interface OpenApiSettings {
   /** Whether the server answers only some Host names (options.hosts): 403 for the others. */
   hosts?: boolean;
   /**
-   * The extension packages installed beside the server: their operations, beyond the contract,
-   * are documented (tagged `extensions`). Default none: the contract's four.
+   * The extensions answering on the server: their operations, beyond the contract, are documented
+   * (tagged `extensions`). Default none: the contract's four.
    */
   extensions?: readonly Extension[];
 }
 
-/** A server's defaults, with every extension installed (as in this repository): docs/openapi.json. */
-export const DEFAULT_SETTINGS: OpenApiSettings = {
-  codes: 'iso',
-  allowAnonymous: false,
-  burstPerMinute: 1000,
-  anonymousBurstPerMinute: 10,
-  anonymousMonthlyQuota: 10_000,
-  metrics: true,
-  extensions: EXTENSIONS,
-};
+/** A server's defaults, with every extension installed here (as in this repository): docs/openapi.json. */
+export function defaultSettings(): OpenApiSettings {
+  return {
+    codes: 'iso',
+    allowAnonymous: false,
+    burstPerMinute: 1000,
+    anonymousBurstPerMinute: 10,
+    anonymousMonthlyQuota: 10_000,
+    metrics: true,
+    extensions: findExtensions(),
+  };
+}
 
 export const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 const CUSTOM_CODE = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$';
-/** An IANA time-zone name: Area/Location (any depth), Etc/GMT±N, UTC. */
-const TIME_ZONE = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$';
 const EXTENSIONS_TAG = 'extensions';
 
-const ALPHA3: Json = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3, e.g. FRA.' };
-const ISO_3166_2: Json = {
-  type: 'string',
-  pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$',
-  description: 'ISO 3166-2, e.g. FR-75C.',
-};
-const METRES: Json = { type: 'number', minimum: 0 };
-
-/** A region and its distance: the border operations measure on the ISO world dataset, whatever `codes` says. */
-function region(code: Json): Json {
-  return {
-    type: 'object',
-    required: ['code', 'distanceM'],
-    additionalProperties: false,
-    properties: {
-      code,
-      distanceM: { ...METRES, description: '0 when the point is in it, else metres to its nearest edge (WGS 84).' },
-    },
-  };
-}
-
-/** The JSON answers of the border operations (@geolookup/borders). */
-function jsonAnswerSchema(op: Operation): Json {
-  if (op.answer === 'distance')
-    return {
-      type: ['number', 'null'],
-      minimum: 0,
-      description: 'Metres to the nearest change of answer; null: none within maxKm.',
-      examples: [17.8, null],
-    };
-  if (op.answer === 'nearest') return region(op.id === 'nearestCountry' ? ALPHA3 : ISO_3166_2);
-  const list = (code: Json, what: string): Json => ({
-    type: 'array',
-    items: region(code),
-    description: `Every ${what} whose area lies within the circle, nearest first (ties by code).`,
-  });
-  return {
-    type: 'object',
-    required: ['countries', 'subdivisions'],
-    additionalProperties: false,
-    properties: { countries: list(ALPHA3, 'country'), subdivisions: list(ISO_3166_2, 'subdivision') },
-  };
-}
-
-/** @geolookup/borders's MAX_RADIUS_KM and DEFAULT_MAX_KM (test/integration/server-borders.test.ts). */
-export const BORDER_LIMITS = { maxKm: 500, defaultMaxKm: 50 } as const;
-
-/** A named parameter of the table (Operation['params']) in the query. */
+/** A named parameter of an operation (Operation['params']) in the query. */
 function queryParameter(p: Param): Json {
-  const max = p.name === 'radiusM' ? BORDER_LIMITS.maxKm * 1000 : BORDER_LIMITS.maxKm;
+  const fallback = p.default === undefined ? {} : { default: p.default };
   const schema =
-    p.kind === 'layer'
-      ? { type: 'string', enum: ['country', 'subdivision'], default: 'country' }
-      : {
-          type: 'number',
-          minimum: 0,
-          maximum: max,
-          ...(p.name === 'maxKm' ? { default: BORDER_LIMITS.defaultMaxKm } : {}),
-        };
+    p.kind === 'choice'
+      ? { type: 'string', enum: p.values, ...fallback }
+      : { type: 'number', minimum: p.min, maximum: p.max, ...fallback };
   const decimal = p.kind === 'number' ? ' A decimal number: digits with an optional point; no exponent.' : '';
   const summary = p.summary[0].toUpperCase() + p.summary.slice(1);
   return { name: p.name, in: 'query', required: p.required, description: `${summary}.${decimal}`, schema };
 }
 
+/** The answer's schema: the operation's own (an extension's), else the contract's by kind and code style. */
 function answerSchema(op: Operation, codes: OpenApiSettings['codes']): Json {
-  if (isJsonAnswer(op)) return jsonAnswerSchema(op);
+  if (op.schema) return { ...op.schema };
   if (op.answer === 'boolean') return { type: 'string', enum: ['true', 'false'] };
-  // Time zones come from the extension's own dataset, whatever codes the server's dataset uses.
-  if (op.answer === 'timezone')
-    return {
-      type: 'string',
-      pattern: TIME_ZONE,
-      description: 'An IANA time-zone name, e.g. Europe/Paris; Etc/GMT±N at sea.',
-      examples: ['Europe/Paris'],
-    };
   if (codes === 'custom') return { type: 'string', pattern: CUSTOM_CODE };
   return op.answer === 'country'
     ? { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3, e.g. FRA.', examples: ['FRA'] }
@@ -163,12 +102,8 @@ function codeParameter(name: 'countryCode' | 'subdivisionCode', codes: OpenApiSe
   return { name, in: 'path', required: true, description, schema: { type: 'string', pattern } };
 }
 
-const NOT_FOUND =
-  'No country or subdivision at the point (a cacheable answer), an unknown code, or a path that is no route.';
-const NO_NEAREST = 'No region at the point nor within maxKm of it (a cacheable answer), or a path that is no route.';
-
 /** What the document says of an operation beyond the contract. */
-function extensionNote(pkg: Extension): Json {
+function extensionNote(pkg: string): Json {
   return {
     tags: [EXTENSIONS_TAG],
     description:
@@ -183,18 +118,17 @@ function operation(op: Operation, s: OpenApiSettings): Json {
     ? [codeParameter(op.code, s.codes), coordinate('latitude', 'query'), coordinate('longitude', 'query')]
     : [coordinate('latitude', 'path'), coordinate('longitude', 'path'), ...(op.params ?? []).map(queryParameter)];
   const cached = { ...header('Cache-Control'), ...header('ETag') };
-  // Every valid point has a time zone (Etc/GMT±N at sea); a distance past maxKm is null, an empty
-  // circle has empty lists: only the nearest region may be none (404).
+  // An operation that always answers (a time zone, a distance or null) documents no 404.
   const notFound =
-    op.answer === 'timezone' || op.answer === 'distance' || op.answer === 'regions'
+    op.notFound === undefined
       ? {}
       : {
-          404: problemResponse(404, op.answer === 'nearest' ? NO_NEAREST : NOT_FOUND, 'NotFoundProblem', {
+          404: problemResponse(404, op.notFound, 'NotFoundProblem', {
             ...rateHeaders(true),
             ...header('ETag', false),
           }),
         };
-  const json = isJsonAnswer(op);
+  const json = op.answer === 'json';
   return {
     ...(op.extension ? extensionNote(op.extension) : {}),
     operationId: op.id,
@@ -218,9 +152,9 @@ function operation(op: Operation, s: OpenApiSettings): Json {
   };
 }
 
-/** The operations the document lists: the contract's, then those of the extensions installed. */
-function documented(s: OpenApiSettings): Operation[] {
-  return OPERATIONS.filter((op) => op.extension === undefined || (s.extensions ?? []).includes(op.extension));
+/** The operations the document lists: the contract's, then those of the extensions answering. */
+function documented(s: OpenApiSettings): readonly Operation[] {
+  return operationsOf(s.extensions ?? []);
 }
 
 /** Paths that need no key and count against no limit. */
@@ -300,7 +234,7 @@ function description(s: OpenApiSettings, extensions: boolean): string {
 }
 
 /** The document for a server with these settings. */
-export function openApiDocument(settings: OpenApiSettings = DEFAULT_SETTINGS): Json {
+export function openApiDocument(settings: OpenApiSettings = defaultSettings()): Json {
   const paths: Json = {};
   const ops = documented(settings);
   for (const op of ops) paths[op.path] = { get: { summary: op.summary, ...operation(op, settings) } };

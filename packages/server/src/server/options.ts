@@ -3,6 +3,7 @@
 import { basename, dirname, extname, join } from 'node:path';
 import type { GeoLookup } from 'geolookup';
 import type { BinaryInput } from 'geolookup';
+import type { Extension } from 'geolookup/extend';
 import type { AccessLogDestination } from './access-log.js';
 
 export interface ServerLimits {
@@ -29,6 +30,11 @@ export interface ServerOptions {
   data?: string | BinaryInput;
   /** An already loaded lookup (instead of `data`). */
   lookup?: GeoLookup;
+  /**
+   * The extensions whose operations it answers beyond the contract. Default: those geolookup's
+   * loader finds installed (geolookup/extend findExtensions); [] for the contract's four alone.
+   */
+  extensions?: readonly Extension[];
   /**
    * Where quota counts persist. Default: beside the keys file, `<name>.quota.json`; null keeps
    * them in memory.

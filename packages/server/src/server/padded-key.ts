@@ -103,7 +103,7 @@ function onData(this: Scanned, chunk: Buffer): void {
   }
   // Beyond the header size limit the parser answers 431 and closes the connection; a long
   // body behind a head looks the same. Heads already seen keep their verdicts, so a GET with a
-  // long body is still judged by its own head (test/integration/fuzz-server.test.ts).
+  // long body is still judged by its own head (packages/server/test/fuzz-server.test.ts).
   if (st.carry.length > st.limit) {
     st.stopped = true;
     st.carry = '';

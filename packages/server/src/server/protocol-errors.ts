@@ -1,6 +1,6 @@
 // Refusals the request handler never sees: requests node's parser rejects, CONNECT, and Expect
 // values other than 100-continue. Each gets a problem record and a closed connection, where node
-// alone would answer with a bare status or close without a word (test/integration/fuzz-server.test.ts).
+// alone would answer with a bare status or close without a word (packages/server/test/fuzz-server.test.ts).
 
 import type http from 'node:http';
 import type { Socket } from 'node:net';

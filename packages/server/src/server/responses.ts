@@ -3,7 +3,8 @@
 
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
-import { PROBLEM_TYPES, statusTitle, type Problem } from 'geolookup';
+import { PROBLEM_TYPES, type Problem } from 'geolookup';
+import { statusTitle } from 'geolookup/extend';
 import type { Grant } from './admission.js';
 import type { Client, ServerState } from './state.js';
 

@@ -4,60 +4,58 @@
 // percent-decoding), so the HTTP API applies exactly the library's input rules. An operation
 // beyond the contract is a route only on a server that has its package (extensions.ts).
 
-import {
-  type Answer,
-  callOperation,
-  coordinateError,
-  type FieldErrors,
-  NotFoundError,
-  OPERATIONS,
-  type Operation,
-  type OperationTarget,
-  ValidationError,
-} from 'geolookup';
+import { coordinateError, type FieldErrors, NotFoundError, ValidationError } from 'geolookup';
+import { type Answer, callOperation, type Operation, type OperationTarget } from 'geolookup/extend';
 import type { Operations } from './extensions.js';
 import { JSON_TYPE, TEXT } from './responses.js';
-
-/** Whether an operation's answers are JSON: any answer that is not a code, a boolean or a time zone. */
-export const isJsonAnswer = (op: Operation): boolean =>
-  op.answer === 'distance' || op.answer === 'nearest' || op.answer === 'regions';
-
-/** By OPERATIONS index: the Content-Type of the operation's answers. */
-export const ANSWER_TYPES = OPERATIONS.map((op) => (isJsonAnswer(op) ? JSON_TYPE : TEXT));
-
-/**
- * Each operation's route split at its parameters: a path is the operation's when it starts with
- * `prefix` and ends with `suffix`; between them the coordinate pair, or a code (no '/'). The first
- * match wins, in the table's order, so /geo/country/fromGps/… is never read as a code.
- */
-const ROUTE_PARTS = OPERATIONS.map((op) => ({
-  op,
-  prefix: op.path.slice(0, op.path.indexOf('{')),
-  suffix: op.path.slice(op.path.lastIndexOf('}') + 1),
-}));
-
-const ROUTES = OPERATIONS.map((o) =>
-  o.code
-    ? `${o.path}?latitude={latitude}&longitude={longitude}`
-    : o.params?.some((p) => p.required)
-      ? `${o.path}?${o.params
-          .filter((p) => p.required)
-          .map((p) => `${p.name}={${p.name}}`)
-          .join('&')}`
-      : o.path,
-);
 
 /** The paths answered without a key and counted against no limit (admin.ts answers them). */
 export const OPEN_PATHS = ['/healthz', '/openapi.json', '/metrics'] as const;
 
-/** Route labels, as metrics and the access log name requests: the operations, the open paths, then 'other'. */
-export const ROUTE_LABELS = [...OPERATIONS.map((o) => o.id), 'healthz', 'openapi', 'metrics', 'other'] as const;
-export const ROUTE = {
-  healthz: OPERATIONS.length,
-  openapi: OPERATIONS.length + 1,
-  metrics: OPERATIONS.length + 2,
-  other: OPERATIONS.length + 3,
-} as const;
+/** Route indexes: the open paths, then `other`, then the server's operations from FIRST_OPERATION. */
+export const ROUTE = { healthz: 0, openapi: 1, metrics: 2, other: 3 } as const;
+export const FIRST_OPERATION = 4;
+
+/** A server's routes, made once from its operations (the contract's and its extensions'). */
+export interface RouteTable {
+  readonly ops: readonly Operation[];
+  /** By route index: the label metrics and the access log give requests. */
+  readonly labels: readonly string[];
+  /** By route index: the Content-Type of the operation's answers. */
+  readonly types: readonly string[];
+  /**
+   * By operation: its route split at its parameters. A path is the operation's when it starts with
+   * `prefix` and ends with `suffix`; between them the pair, or a code (no '/'). The first match
+   * wins, in the table's order, so /geo/country/fromGps/… is never read as a code.
+   */
+  readonly parts: readonly { op: Operation; prefix: string; suffix: string }[];
+  /** By operation: its route as the 404 of an unknown path lists it. */
+  readonly routes: readonly string[];
+}
+
+export function routeTable(ops: readonly Operation[]): RouteTable {
+  const open = ['healthz', 'openapi', 'metrics', 'other'];
+  return {
+    ops,
+    labels: [...open, ...ops.map((o) => o.id)],
+    types: [...open.map(() => TEXT), ...ops.map((op) => (op.answer === 'json' ? JSON_TYPE : TEXT))],
+    parts: ops.map((op) => ({
+      op,
+      prefix: op.path.slice(0, op.path.indexOf('{')),
+      suffix: op.path.slice(op.path.lastIndexOf('}') + 1),
+    })),
+    routes: ops.map((o) =>
+      o.code
+        ? `${o.path}?latitude={latitude}&longitude={longitude}`
+        : o.params?.some((p) => p.required)
+          ? `${o.path}?${o.params
+              .filter((p) => p.required)
+              .map((p) => `${p.name}={${p.name}}`)
+              .join('&')}`
+          : o.path,
+    ),
+  };
+}
 
 /** A request target's path: the target without its query. */
 export function pathOf(url: string): string {
@@ -65,21 +63,19 @@ export function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/**
- * Every path of the main port, in one place: its index in ROUTE_LABELS. An operation the server
- * does not answer (`served`: its operations; default every one of the table) is `other`.
- */
-export function routeOf(path: string, served?: Pick<Operations, 'targets'>): number {
-  const op = operationOf(path);
-  if (op !== -1) return served === undefined || served.targets[op] !== null ? op : ROUTE.other;
+/** Every path of the main port, in one place: its route index (ROUTE, or an operation of `table`). */
+export function routeOf(path: string, table?: RouteTable): number {
+  const op = table ? operationOf(path, table) : -1;
+  if (op !== -1) return FIRST_OPERATION + op;
   const open = (OPEN_PATHS as readonly string[]).indexOf(path);
-  return open === -1 ? ROUTE.other : OPERATIONS.length + open;
+  return open === -1 ? ROUTE.other : open;
 }
 
-/** The index in OPERATIONS of the operation that answers `path` (without the query), or -1. */
-export function operationOf(path: string): number {
-  for (let i = 0; i < ROUTE_PARTS.length; i++) {
-    const { op, prefix, suffix } = ROUTE_PARTS[i];
+/** The index in table.ops of the operation that answers `path` (without the query), or -1. */
+export function operationOf(path: string, table: RouteTable): number {
+  const parts = table.parts;
+  for (let i = 0; i < parts.length; i++) {
+    const { op, prefix, suffix } = parts[i];
     if (!path.startsWith(prefix) || !path.endsWith(suffix) || path.length < prefix.length + suffix.length) continue;
     if (op.code === null || path.indexOf('/', prefix.length) === path.length - suffix.length) return i;
   }
@@ -264,8 +260,9 @@ function answerWithParams(geo: OperationTarget, op: Operation, inner: string, qu
   }
 }
 
-/** The answer as its route sends it (ANSWER_TYPES). */
-const body = (op: Operation, result: Answer): string => (isJsonAnswer(op) ? JSON.stringify(result) : String(result));
+/** The answer as its route sends it (RouteTable.types). */
+const body = (op: Operation, result: Answer): string =>
+  op.answer === 'json' ? JSON.stringify(result) : String(result);
 
 function codeFromPath(raw: string, field: 'countryCode' | 'subdivisionCode'): { code: string; extra: FieldErrors } {
   const code = decode(raw);
@@ -289,14 +286,14 @@ function codeProblems(geo: OperationTarget, op: Operation, code: string): FieldE
 
 /**
  * Answers one request path (without the query) and query string with the server's operations;
- * `route` is routeOf(path, ops) when the caller has it. Returns the body (ANSWER_TYPES[route]); throws
+ * `route` is routeOf(path, ops.table) when the caller has it. Returns the body (ops.table.types[route]); throws
  * ValidationError (400) or NotFoundError (404).
  */
-export function answer(ops: Operations, path: string, query: string, route = routeOf(path, ops)): string {
-  const i = route < OPERATIONS.length ? route : -1;
-  if (i === -1) throw unknownPath(path, ops);
-  const geo = ops.targets[i]!;
-  const { op, prefix, suffix } = ROUTE_PARTS[i];
+export function answer(ops: Operations, path: string, query: string, route = routeOf(path, ops.table)): string {
+  const i = route - FIRST_OPERATION;
+  if (i < 0) throw unknownPath(path, ops);
+  const geo = ops.targets[i];
+  const { op, prefix, suffix } = ops.table.parts[i];
   const inner = path.slice(prefix.length, path.length - suffix.length);
   if (op.params !== undefined) return body(op, answerWithParams(geo, op, inner, query));
   if (op.code === null) {
@@ -318,6 +315,5 @@ export class UnknownRouteError extends NotFoundError {}
 
 /** The routes the server answers: the contract's, then the extensions' it has. */
 function unknownPath(path: string, ops: Operations): NotFoundError {
-  const routes = ROUTES.filter((_, i) => ops.targets[i] !== null);
-  return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${routes.join(', ')}.`);
+  return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${ops.table.routes.join(', ')}.`);
 }

@@ -81,12 +81,12 @@ export function createState(options: ServerOptions): ServerState {
   const etag = datasetEtag(geo);
   // The embedded world dataset, unless $GEOLOOKUP_DATA names another file for preload().
   const embedded = options.lookup === undefined && options.data === undefined && !process.env.GEOLOOKUP_DATA;
-  const operations = loadOperations(geo, etag, embedded, log);
+  const operations = loadOperations(geo, etag, embedded, log, options.extensions);
   const cors = corsPolicy(options.corsOrigins, options.allowAnonymous ?? false);
   const trusted = trustedProxies(options.trustProxy);
   if (options.redis) checkRedisUrl(options.redis);
   const keys = new KeyStore(options.keys ?? null, log);
-  const metrics = options.metrics === false ? null : createMetrics(keys);
+  const metrics = options.metrics === false ? null : createMetrics(keys, operations.table.labels);
   // With Redis the counts live there; the in-memory store only carries an outage.
   const quotaPath = options.redis
     ? null

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { type GeoLookup, geometryIn } from 'geolookup';
+import type { GeoLookup } from 'geolookup';
+import { geometryIn } from 'geolookup/extend';
 import type { Areas } from './tiler.js';
 
 /** The overview's box: the whole world. */

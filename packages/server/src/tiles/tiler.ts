@@ -4,7 +4,8 @@
 // geometry, dissolved across cells), so a drawn region is the region the lookup answers.
 
 import geojsonvt, { type Index, type Tile } from 'geojson-vt';
-import { type GeoLookup, geometryIn, type MultiPolygon } from 'geolookup';
+import type { GeoLookup, MultiPolygon } from 'geolookup';
+import { geometryIn } from 'geolookup/extend';
 import vtpbf from 'vt-pbf';
 import { labelPoint } from './label.js';
 

@@ -1,0 +1,72 @@
+// An extension declares itself with one descriptor: its operations and how it opens over a core
+// lookup. The descriptor module loads no dataset (a remote client uses its operations alone); open
+// loads the package's entry and data when a front end first needs them. docs/EXTENDING.md.
+
+import type { GeoLookup } from '../lookup/engine.js';
+import { CONTRACT_OPERATIONS, type Operation, type OperationTarget } from './operations.js';
+import type { BatchColumns } from './batch.js';
+
+export interface ExtensionContext {
+  /** The core lookup the front end answers with. */
+  readonly geo: GeoLookup;
+  /** geo is the embedded world dataset (no --data, no `data` option, no $GEOLOOKUP_DATA). */
+  readonly embedded: boolean;
+  /** The package's Node entry (CommonJS, so open stays synchronous), required on this call. */
+  readonly entry: () => Record<string, unknown>;
+}
+
+export interface OpenedExtension {
+  /** A method per operation id, as its Operation describes it. */
+  readonly target: OperationTarget;
+  /** The metadata of the data it answers from (sources, versions): the server's ETag, `--version`. */
+  info(): unknown;
+}
+
+export interface Extension {
+  /** The package's name as npm installs it; each operation's `extension`. */
+  readonly name: string;
+  readonly operations: readonly Operation[];
+  /**
+   * What answers the operations over `context.geo`. A DataError when the extension cannot answer
+   * over that dataset (its data drawn from another); front ends then leave its operations out.
+   */
+  open(context: ExtensionContext): OpenedExtension;
+  /** Columns it adds to `geolookup batch`, if any. */
+  readonly batch?: BatchColumns;
+}
+
+/**
+ * The descriptor checked and its operations stamped with its name: a TypeError naming the package
+ * and the field for a descriptor this core cannot use (another version's).
+ */
+export function checkExtension(value: unknown, where: string): Extension {
+  const e = value as Extension;
+  const bad = (what: string) => new TypeError(`${where}: not a geolookup extension descriptor (${what})`);
+  if (typeof e?.name !== 'string' || e.name === '') throw bad('no name');
+  if (!Array.isArray(e.operations) || e.operations.length === 0) throw bad('no operations');
+  if (typeof e.open !== 'function') throw bad('no open()');
+  for (const op of e.operations)
+    for (const field of ['id', 'command', 'path', 'summary', 'answer'] as const)
+      if (typeof op?.[field] !== 'string') throw bad(`an operation without ${field}`);
+  return { ...e, operations: e.operations.map((op) => ({ ...op, extension: e.name })) };
+}
+
+/**
+ * The contract's operations, then each extension's in the given order: a TypeError when two claim
+ * the same id, command or route (the one table every front end iterates).
+ */
+export function operationsOf(extensions: readonly Extension[]): readonly Operation[] {
+  const ops = [...CONTRACT_OPERATIONS, ...extensions.flatMap((e) => e.operations)];
+  for (const key of ['id', 'command', 'path'] as const) {
+    const seen = new Map<string, Operation>();
+    for (const op of ops) {
+      const other = seen.get(op[key]);
+      if (other)
+        throw new TypeError(
+          `${op.extension ?? 'geolookup'} and ${other.extension ?? 'geolookup'} both declare the ${key} "${op[key]}"`,
+        );
+      seen.set(op[key], op);
+    }
+  }
+  return ops;
+}
