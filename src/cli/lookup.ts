@@ -108,7 +108,7 @@ function answerText(op: Operation, result: Answer): string {
 }
 
 /** One lookup command's own help: its flags only. */
-function lookupSpec(t: Table, name: string, l: Lookup) {
+function lookupSpec(name: string, l: Lookup) {
   const options: OptionSpecs = { ...BASE_OPTIONS };
   for (const p of l.flags) options[flagOf(p)] = { type: 'string', value: p.placeholder, help: p.summary };
   return defineCommand({
@@ -125,7 +125,7 @@ function lookupSpec(t: Table, name: string, l: Lookup) {
 export function runLookup(argv: string[], out: Print, err: Print): number {
   const t = table();
   const named = argv.find((a) => Object.hasOwn(t.lookups, a));
-  const spec = named ? lookupSpec(t, named, t.lookups[named]) : t.main;
+  const spec = named ? lookupSpec(named, t.lookups[named]) : t.main;
   let parsed: ReturnType<typeof parseCommand<OptionSpecs>>;
   try {
     parsed = parseCommand(spec, argv);

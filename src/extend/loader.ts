@@ -1,18 +1,17 @@
 // The one loader of extensions, for every front end in Node (the CLI, batch, the server, the
-// client). The rule (docs/EXTENDING.md): a package installed where Node would find it from
-// geolookup's own folder, named @geolookup/* or geolookup-*, whose package.json has
+// client). The rule (docs/EXTENDING.md): a package named @geolookup/* or geolookup-* installed
+// where Node would find a package from the working directory or from the main script's folder
+// (an app's node_modules, or the global one beside the geolookup command), whose package.json has
 // `"geolookup": { "extension": "<its descriptor, CommonJS>" }`; and each descriptor file
 // $GEOLOOKUP_EXTENSIONS lists (path.delimiter between them), for one not installed that way.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { GeoLookup } from '../lookup/engine.js';
 import { checkExtension, type Extension, type OpenedExtension } from './extension.js';
 
 export const EXTENSIONS_ENV = 'GEOLOOKUP_EXTENSIONS';
-
-const here = typeof __filename === 'string' ? __filename : import.meta.url;
 
 interface Found {
   extension: Extension;
@@ -53,12 +52,28 @@ function discover(listed: string): Found[] {
     if (!byName.has(f.extension.name)) byName.set(f.extension.name, f);
   };
   for (const file of listed.split(delimiter).filter(Boolean)) add(fromFile(resolve(file)));
-  for (const dir of createRequire(here).resolve.paths('geolookup') ?? [])
+  for (const dir of searched())
     for (const pkg of candidates(dir)) {
       const descriptor = declared(pkg);
       if (descriptor !== null) add(fromPackage(pkg, descriptor));
     }
   return [...byName.values()].sort((a, b) => (a.extension.name < b.extension.name ? -1 : 1));
+}
+
+/** The node_modules folders, nearest first: from the working directory, then the main script's. */
+function searched(): string[] {
+  // A worker started from code has '[worker eval]' there: only a real path counts.
+  const main = process.argv[1] && isAbsolute(process.argv[1]) ? realOrSelf(process.argv[1]) : null;
+  const from = [join(process.cwd(), 'x.js'), ...(main ? [main] : [])];
+  return [...new Set(from.flatMap((f) => createRequire(f).resolve.paths('x') ?? []))];
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The package folders under a node_modules folder that the rule looks at. */

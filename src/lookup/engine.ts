@@ -1,7 +1,7 @@
 // The four operations of the lookup service over one loaded dataset: per-call closures over the
 // dataset's locator and code tables (code-tables.ts), which allocate nothing per lookup.
 
-import type { BinaryInput } from '../format/container.js';
+import { type BinaryInput, FORMAT_VERSION } from '../format/container.js';
 import {
   type Check,
   type CountryInfo,
@@ -264,17 +264,20 @@ export function createEngine(ds: Dataset): GeoLookup {
     ...batchMethods(ds),
     ...boxQueries(ds),
   };
-  datasets.set(engine, ds);
+  Object.defineProperty(engine, DATASET, { value: { format: FORMAT_VERSION, ds } });
   return engine;
 }
 
-const datasets = new WeakMap<GeoLookup, Dataset>();
+// A lookup carries its dataset under a Symbol.for key, not in a WeakMap: every copy of this module
+// (the ESM and CommonJS builds, geolookup/extend's bundle) reads it, as a product holding a lookup
+// from one entry and geometryIn from another does (packages/server/test/playground.test.ts, tiles).
+const DATASET = Symbol.for('geolookup.dataset');
 
 /** The dataset a lookup answers from (for readers outside the lookup layer, such as src/export). */
 export function datasetOf(lookup: GeoLookup): Dataset {
-  const ds = datasets.get(lookup);
-  if (!ds) throw new TypeError('not a GeoLookup made by this library');
-  return ds;
+  const held = (lookup as unknown as Record<symbol, { format: number; ds: Dataset } | undefined>)?.[DATASET];
+  if (held?.format !== FORMAT_VERSION) throw new TypeError('not a GeoLookup made by this version of geolookup');
+  return held.ds;
 }
 
 /** A lookup over a dataset handed over as bytes (browsers, bundlers, workers). */

@@ -91,9 +91,15 @@ describe('the operations drive', () => {
     expect(paths).toEqual(CONTRACT_OPERATIONS.map((o) => o.path));
   });
 
-  it("the CLI: its help lists one command per operation, in order", () => {
+  it('the CLI: its help lists one command per operation, in order', () => {
     const out: string[] = [];
-    expect(run(['--help'], (s) => out.push(s), () => {})).toBe(0);
+    expect(
+      run(
+        ['--help'],
+        (s) => out.push(s),
+        () => {},
+      ),
+    ).toBe(0);
     const commands = [...out.join('\n').matchAll(/^ {2}geolookup ([a-z-]+) /gm)].map((m) => m[1]);
     expect(commands.slice(0, OPERATIONS.length)).toEqual(OPERATIONS.map((o) => o.command));
   });

@@ -116,6 +116,9 @@ describe('client package', () => {
       format: 'esm',
       platform: 'browser',
       write: false,
+      // As an app installs it: geolookup/extend by its package exports' browser condition, not
+      // by this repository's tsconfig paths (which name the Node sources for the typecheck).
+      tsconfigRaw: '{}',
     });
     const js = out.outputFiles[0].text;
     const gzip = gzipSync(js, { level: 9 }).byteLength;
@@ -135,8 +138,9 @@ describe('borders package', () => {
       platform: 'browser',
       write: false,
       metafile: true,
+      tsconfigRaw: '{}', // resolved as installed: package exports, browser condition
     });
-    // The core's browser entry (its sources here, by tsconfig.json's paths; its dist when installed).
+    // The core's browser entry, as installed (its dist).
     const inputs = Object.keys(out.metafile.inputs);
     expect(inputs.filter((f) => /^(src|dist)\/browser\.[jt]s$/.test(f))).toHaveLength(1);
     expect(inputs.filter((f) => /^(src|dist)\/index\.[jt]s$|^src\/node\//.test(f))).toEqual([]);

@@ -30,7 +30,11 @@ const out = values.out!;
 
 const datasetBytes = readFileSync(datasetPath);
 const stamp = `${out.replace(/\.borders$/, '')}.inputs-sha256`;
-const hash = hashFolders(createHash('sha256'), root, ['packages/borders/build-data', 'packages/borders/src', 'src/export'])
+const hash = hashFolders(createHash('sha256'), root, [
+  'packages/borders/build-data',
+  'packages/borders/src',
+  'src/export',
+])
   .update(sealOf(datasetBytes))
   .digest('hex');
 if (!values.force && existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {

@@ -4,13 +4,7 @@
 // below, so a point farther than the caller's radius answers without a search
 // (packages/borders/src/borders.ts).
 
-import {
-  FAR_CAP_M,
-  FAR_CELLS_PER_DEGREE,
-  FAR_COLS,
-  FAR_UNIT_M,
-  type Layer,
-} from '../src/layout.js';
+import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_UNIT_M, type Layer } from '../src/layout.js';
 import type { BorderSearch, Nearest } from '../src/search.js';
 
 /** Rows `from` to `to` (exclusive) of the layer's far table. */

@@ -16,7 +16,7 @@ import { FAR_CAP_M, FAR_CELLS_PER_DEGREE, FAR_COLS, FAR_ROWS, FAR_UNIT_M, type L
 import type { BordersFile, BordersMeta } from './read.js';
 import { borderSearch, type Nearest } from './search.js';
 
-import { DEFAULT_MAX_KM, LAYER, MAX_KM, MAX_RADIUS_KM, RADIUS_M } from './extension.js';
+import { DEFAULT_MAX_KM, LAYER, MAX_KM, RADIUS_M } from './extension.js';
 
 export { DEFAULT_MAX_KM, MAX_RADIUS_KM } from './extension.js';
 

@@ -462,10 +462,12 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   ): Promise<ClientResult<Answer>> {
     if (keyProblem) throw new AuthenticationError(keyProblem);
     const params = given && tableParams(op, given);
-    // Only what the service can be sent as it is given: a bad point or parameter is refused here,
-    // with the library's own error (the one an offline client gives); a string code goes to the server.
+    // A bad call the service would read otherwise than the library (a number sent as text, an
+    // array, a bigint) is refused here with the library's own error, the one offline gives; text
+    // goes as it is, and a code's shape is the server's to judge (its alpha-2 hint needs the data).
     const bad = callError(op, code, lat, lon, params);
-    if (bad !== null && (typeof code !== 'string' || Object.keys(bad.errors).some((f) => f !== op.code))) throw bad;
+    const sent: Record<string, unknown> = { ...params, latitude: lat, longitude: lon, [op.code ?? '-']: code };
+    if (bad !== null && Object.keys(bad.errors).some((f) => typeof sent[f] !== 'string')) throw bad;
     const key = cache ? cacheKey(op.id, code, lat, lon, params) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));

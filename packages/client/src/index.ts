@@ -17,6 +17,7 @@ export { createClient, CLIENT_DEFAULTS } from './client.js';
 export type {
   GeoLookupClient,
   ClientOperation,
+  ExtensionMethods,
   ClientOptions,
   RemoteClientOptions,
   OfflineClientOptions,

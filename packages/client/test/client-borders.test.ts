@@ -245,23 +245,25 @@ describe('in a project without @geolookup/borders', () => {
   });
   afterAll(() => project?.remove());
 
-  it('offline: the call rejects with a GeoLookupError saying what to install', async () => {
+  it('offline: no such method, and call() rejects with a GeoLookupError saying what is missing', async () => {
     const { code, stdout, stderr } = await runModule(
       project.dir,
       `import { createClient, GeoLookupError } from '@geolookup/client';
 const local = createClient({ offline: true });
 try {
-  await local.regionsWithin(51.4416, 4.9268, 20);
+  await local.call('regionsWithin', 51.4416, 4.9268, 20);
 } catch (e) {
-  console.log(JSON.stringify({ geo: e instanceof GeoLookupError, status: e.status, message: e.message }));
+  console.log(JSON.stringify({ method: typeof local.regionsWithin, geo: e instanceof GeoLookupError, status: e.status, message: e.message }));
 }`,
     );
     expect([code, stderr]).toEqual([0, '']);
     expect(JSON.parse(stdout)).toEqual({
+      method: 'undefined',
       geo: true,
       status: 500,
       message:
-        "The offline client's regionsWithin needs the @geolookup/borders package (an extension, beyond the service contract): npm install @geolookup/borders",
+        'This client has no operation regionsWithin: it offers countryFromGps, subdivisionFromGps, isInCountry, isInSubdivision. ' +
+        "An extension's operation needs its package installed (or passed as options.extensions).",
     });
   });
 });

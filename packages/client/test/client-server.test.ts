@@ -276,7 +276,7 @@ describe('timeZoneFromGps, beyond the contract', () => {
       }
     });
 
-    it('offline: the call rejects with a GeoLookupError saying what to install; the contract still answers', async () => {
+    it('offline: call() rejects with a GeoLookupError naming what it offers; the contract still answers', async () => {
       const { code, stdout, stderr } = await runModule(
         project.dir,
         `import { createClient, GeoLookupError } from '@geolookup/client';
@@ -284,7 +284,7 @@ const local = createClient({ offline: true });
 const out = { country: (await local.countryFromGps(48.8566, 2.3522)).data };
 for (let i = 0; i < 2; i++) {
   try {
-    await local.timeZoneFromGps(48.8566, 2.3522);
+    await local.call('timeZoneFromGps', 48.8566, 2.3522);
   } catch (e) {
     out['error' + i] = { geo: e instanceof GeoLookupError, status: e.status, message: e.message };
   }
@@ -296,9 +296,10 @@ console.log(JSON.stringify(out));`,
         geo: true,
         status: 500,
         message:
-          "The offline client's timeZoneFromGps needs the @geolookup/timezones package (an extension, beyond the service contract): npm install @geolookup/timezones",
+          'This client has no operation timeZoneFromGps: it offers countryFromGps, subdivisionFromGps, isInCountry, isInSubdivision. ' +
+          "An extension's operation needs its package installed (or passed as options.extensions).",
       };
-      // The failed load is tried again on the next call, with the same answer.
+      // The same answer on every call.
       expect(JSON.parse(stdout)).toEqual({ country: 'FRA', error0: error, error1: error });
     });
   });

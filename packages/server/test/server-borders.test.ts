@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as borders from '../../borders/src/index.js';
 import { datasetEtag } from '../src/server/responses.js';
 import { createGeoLookup, NotFoundError, preload, resolveDataPath, ValidationError } from '../../../src/index.js';
-import { callOperation, findExtensions, isContract, type Operation, operationsOf } from '../../../src/extend.js';
+import { callOperation, findExtensions, type Operation, operationsOf } from '../../../src/extend.js';
 import { PROBLEM_TYPE as T } from '../../../test/support/fuzz-http.js';
 import { request } from '../../../test/support/loopback.js';
 import { metric, readMetrics } from '../../../test/support/prometheus-text.js';
