@@ -772,7 +772,6 @@ describe('geolookup batch --timezone', () => {
       // The option is the extension's: with no extension installed the command has none of it.
       expect(code, stderr).toBe(2);
       expect(stderr.split('\n')[0]).toBe('geolookup batch: unknown option --timezone');
-      expect(stderr).not.toContain('--timezone ');
       expect(stdout).toBe('');
       expect(existsSync(out)).toBe(false);
       // The same copy answers without --timezone (the failure is the package's, not the copy's).

@@ -11,6 +11,7 @@ import {
   type Extension,
   findExtensions,
   type GeoLookup,
+  GeoLookupError,
   NotFoundError,
   type Operation,
   type OperationTarget,
@@ -169,8 +170,10 @@ function operationMethods(
   }
   const byId = async (id: string, ...args: unknown[]) => {
     if (!Object.hasOwn(methods, id))
-      throw new TypeError(
-        `no operation "${id}" here: ${ops.map((o) => o.id).join(', ')} (an extension not installed?)`,
+      throw new GeoLookupError(
+        `This client has no operation ${id}: it offers ${ops.map((o) => o.id).join(', ')}. ` +
+          "An extension's operation needs its package installed (or passed as options.extensions).",
+        500,
       );
     return (methods[id] as (...a: unknown[]) => Promise<ClientResult<Answer>>)(...args);
   };
