@@ -2,10 +2,10 @@
 // flags may come before the command (`geolookup --json country 1 2`), so the top-level help is
 // theirs and lists the other commands too.
 
-import { createGeoLookup, GeoLookupError, NotFoundError, ValidationError } from '../index.js';
+import { createGeoLookup, GeoLookupError, NotFoundError, preload, ValidationError } from '../index.js';
 import { createRequire } from 'node:module';
 import { FORMAT_VERSION } from '../format/container.js';
-import { resolveDataPath } from '../node/data-path.js';
+import { DATA_PATH_ENV, resolveDataPath } from '../node/data-path.js';
 import { type Answer, callOperation, flagOf, type Operation, type Param } from '../extend/operations.js';
 import { type Extension, operationsOf } from '../extend/extension.js';
 import { findExtensions, openExtension } from '../extend/loader.js';
@@ -190,10 +190,11 @@ function answer(
  * extension opened over it (a DataError when it cannot answer over that dataset: the lite one).
  */
 function targetOf(t: Table, op: Operation, data: string | undefined): object {
-  const geo = createGeoLookup(resolveDataPath(data));
+  // Without --data, the embedded lookup the process keeps (preload): loaded once, not per command.
+  const geo = data === undefined ? preload() : createGeoLookup(resolveDataPath(data));
   if (!op.extension) return geo;
   const extension = t.extensions.find((e) => e.name === op.extension)!;
-  return openExtension(extension, geo, data === undefined).target;
+  return openExtension(extension, geo, data === undefined && !process.env[DATA_PATH_ENV]).target;
 }
 
 /** `geolookup --version`: this package, and the dataset a lookup would read (--data), with its sources. */

@@ -180,7 +180,8 @@ export function callError(
   if (codeProblem !== null && op.code !== null) errors[op.code] = [codeProblem];
   for (const p of op.params ?? []) {
     const given = params?.[p.name];
-    if (given === undefined && !p.required) continue;
+    // An optional one given as undefined or null is not given: the default (as options objects read).
+    if ((given === undefined || given === null) && !p.required) continue;
     const problem = paramError(p, paramValue(p, given));
     if (problem !== null) errors[p.name] = [problem];
   }

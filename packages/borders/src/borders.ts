@@ -123,16 +123,35 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
   // packages/borders/test/borders.test.ts, "allocates nothing"). Plain numbers and decimal strings in range
   // pass without allocating; anything else gets the contract's ValidationError, with the radius's.
   const at = new Float64Array(3);
-  const args = (latitude: unknown, longitude: unknown, amount: unknown, param: NumberParam, scale: number): void => {
+  const args = (
+    latitude: unknown,
+    longitude: unknown,
+    amount: unknown,
+    param: NumberParam,
+    scale: number,
+    layer?: string,
+  ): void => {
     const lat = quickCoordinate(latitude, 90);
     const lon = quickCoordinate(longitude, 180);
     const ok = typeof amount === 'number' && amount >= param.min && amount <= param.max;
-    // quickCoordinate refuses exactly what the contract refuses; coordinateError lists every bad field.
-    if (lat !== lat || lon !== lon || !ok)
-      throw coordinateError(latitude, longitude, ok ? undefined : { [param.name]: [paramError(param, amount)!] });
+    // quickCoordinate refuses exactly what the contract refuses; coordinateError lists every bad
+    // field, the layer's too (`layer`: its problem), in the operation's order (input-contract.test.ts).
+    if (lat !== lat || lon !== lon || !ok || layer !== undefined)
+      throw coordinateError(latitude, longitude, {
+        ...(ok ? {} : { [param.name]: [paramError(param, amount)!] }),
+        ...(layer === undefined ? {} : { layer: [layer] }),
+      });
     at[0] = lat;
     at[1] = lon;
     at[2] = ((amount as number) * 1000) / scale;
+  };
+
+  /** What is wrong with the options' layer, if anything. */
+  const layerProblem = (options: DistanceOptions | undefined): string | undefined => {
+    const layer = options?.layer;
+    return layer === undefined || layer === null || layer === 'country' || layer === 'subdivision'
+      ? undefined
+      : (paramError(LAYER, layer) ?? undefined);
   };
 
   const farCountry = file.far.country;
@@ -224,18 +243,17 @@ export function borderLookup(geo: GeoLookup, file: BordersFile, name = 'borders'
     ) {
       at[0] = latitude;
       at[1] = longitude;
-    } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, MAX_KM, 1);
+    } else args(latitude, longitude, options?.maxKm ?? DEFAULT_MAX_KM, MAX_KM, 1, layerProblem(options));
     return distanceAt(options);
   };
   /** The options' layer, their radius into at[2]; their ValidationError, the point (at) named too. */
   const layerOf = (options: DistanceOptions | undefined): Layer => {
     const km = options?.maxKm ?? DEFAULT_MAX_KM;
-    if (!(typeof km === 'number' && km >= 0 && km <= MAX_KM.max)) args(at[0], at[1], km, MAX_KM, 1);
+    const problem = layerProblem(options);
+    if (!(typeof km === 'number' && km >= 0 && km <= MAX_KM.max) || problem !== undefined)
+      args(at[0], at[1], km, MAX_KM, 1, problem);
     at[2] = km * 1000;
-    const layer = options?.layer ?? 'country';
-    if (layer !== 'country' && layer !== 'subdivision')
-      throw coordinateError(at[0], at[1], { layer: [paramError(LAYER, layer)!] });
-    return layer;
+    return options?.layer ?? 'country';
   };
   const distanceAt = (options: DistanceOptions | undefined): number | null => {
     const layer = layerOf(options);

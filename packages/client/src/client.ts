@@ -12,6 +12,7 @@ import {
   findExtensions,
   type GeoLookup,
   GeoLookupError,
+  MAX_COORDINATE_CHARS,
   NotFoundError,
   type Operation,
   type OperationTarget,
@@ -195,6 +196,14 @@ function optionsOf(options: unknown): Params | undefined {
     });
   return options as Params;
 }
+
+/**
+ * Text the server reads exactly as the library does: well-formed (a lone surrogate cannot be put in
+ * a URL), at most 64 characters (longer is refused alike, and a long one overflows a request head),
+ * not a dot segment (a URL drops "." and ".." from its path).
+ */
+const asText = (v: unknown): boolean =>
+  typeof v === 'string' && v.length <= MAX_COORDINATE_CHARS && !/[\uD800-\uDFFF]/.test(v) && v !== '.' && v !== '..';
 
 const describe = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
@@ -470,7 +479,7 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
     // goes as it is, and a code's shape is the server's to judge (its alpha-2 hint needs the data).
     const bad = callError(op, code, lat, lon, params);
     const sent: Record<string, unknown> = { ...params, latitude: lat, longitude: lon, [op.code ?? '-']: code };
-    if (bad !== null && Object.keys(bad.errors).some((f) => typeof sent[f] !== 'string')) throw bad;
+    if (bad !== null && Object.keys(bad.errors).some((f) => !asText(sent[f]))) throw bad;
     const key = cache ? cacheKey(op.id, code, lat, lon, params) : null;
     if (cache && key !== null) {
       const stored = await cacheCall('get', () => cache!.get(key));
