@@ -1,7 +1,7 @@
 // The extensions' columns of each row (geolookup/extend's BatchColumns): opened once per worker
 // over the worker's own dataset, their values rendered as CSV cells or NDJSON members.
 
-import type { BatchValue } from '../extend/batch.js';
+import type { BatchValue } from '../extend/extension.js';
 import { findExtensions, openExtension } from '../extend/loader.js';
 import type { GeoLookup } from '../lookup/engine.js';
 import type { RowSettings } from './rows.js';

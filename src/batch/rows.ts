@@ -5,7 +5,7 @@
 import type { Dataset } from '../format/dataset.js';
 import { ValidationError } from '../lookup/errors.js';
 import { parsePair } from '../lookup/validate.js';
-import type { BatchValues } from '../extend/batch.js';
+import type { BatchValues } from '../extend/extension.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 export type BatchField = 'country' | 'subdivision';

@@ -19,7 +19,7 @@ import { framingFor } from './framing.js';
 import { openInput, readHead, readJobs, readShared, readUntil } from './input.js';
 import { startPool } from './pool.js';
 import { type BatchField, type BatchFormat, type ChunkStats, oversizeRow, type RowExtension } from './rows.js';
-import type { BatchValues } from '../extend/batch.js';
+import type { BatchValues } from '../extend/extension.js';
 import { findExtensions, openExtension } from '../extend/loader.js';
 import { lookupOf } from '../lookup/engine.js';
 import { createEvents, finishOutput, runJobs, watchOutput } from './schedule.js';

@@ -25,7 +25,7 @@ export {
   operationsOf,
 } from './extension.js';
 export { matchesSchema } from './schema.js';
-export type { BatchColumns, BatchOption, BatchValue, BatchValues } from './batch.js';
+export type { BatchColumns, BatchOption, BatchValue, BatchValues } from './extension.js';
 // The error classes again, so a product importing only this entry has them (one identity: API.md).
 export {
   AuthenticationError,
