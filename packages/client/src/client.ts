@@ -239,6 +239,42 @@ const nonNegativeInteger = (n: number) => Number.isInteger(n) && n >= 0;
 const positive = (n: number) => n > 0;
 const nonNegative = (n: number) => n >= 0;
 
+/** Each numeric option's rule, checked in this order (a TypeError naming the first bad one). */
+const RULES: Record<keyof typeof CLIENT_DEFAULTS, [(n: number) => boolean, string]> = {
+  timeout: [positive, 'a positive number of milliseconds'],
+  maxRetries: [nonNegativeInteger, 'a non-negative integer'],
+  retryDelay: [nonNegative, 'a non-negative number of milliseconds'],
+  jitter: [(n) => n >= 0 && n <= 1, 'a fraction between 0 and 1'],
+  maxRetryAfter: [nonNegative, 'a non-negative number of milliseconds'],
+  cacheTtl: [positive, 'a positive number of milliseconds'],
+  cacheMaxEntries: [nonNegativeInteger, 'a non-negative integer'],
+  cacheWarningInterval: [nonNegativeInteger, 'a non-negative integer'],
+};
+
+/** The remote client's numeric options, defaults applied. */
+function numericOptions(options: RemoteClientOptions): Record<keyof typeof CLIENT_DEFAULTS, number> {
+  const out: Record<keyof typeof CLIENT_DEFAULTS, number> = { ...CLIENT_DEFAULTS };
+  for (const [name, [check, rule]] of Object.entries(RULES) as [
+    keyof typeof CLIENT_DEFAULTS,
+    (typeof RULES)['timeout'],
+  ][])
+    out[name] = option(name, options[name], CLIENT_DEFAULTS[name], check, rule);
+  return out;
+}
+
+/** The cache option: the built-in LRU (true, the default), none (false), or an object of the ClientCache shape. */
+function cacheOf(c: RemoteClientOptions['cache'], maxEntries: number, ttl: number): ClientCache | null {
+  if (c === undefined || c === true) return new LruCache({ maxEntries, ttl });
+  if (c === false) return null;
+  if (
+    typeof c === 'object' &&
+    c !== null &&
+    ['get', 'set', 'remove', 'clear'].every((m) => typeof (c as unknown as Record<string, unknown>)[m] === 'function')
+  )
+    return c;
+  throw new TypeError('cache must be true, false, or an object with get, set, remove and clear methods');
+}
+
 function parseBaseUrl(baseUrl: unknown): string {
   if (baseUrl === undefined || baseUrl === null || baseUrl === '') {
     throw new TypeError(
@@ -342,75 +378,12 @@ function remoteClient(options: RemoteClientOptions): GeoLookupClient {
   const base = parseBaseUrl(options.baseUrl);
   const keyProblem = apiKeyProblem(options.apiKey);
   const apiKey = options.apiKey;
-  const timeout = option(
-    'timeout',
-    options.timeout,
-    CLIENT_DEFAULTS.timeout,
-    positive,
-    'a positive number of milliseconds',
-  );
-  const maxRetries = option(
-    'maxRetries',
-    options.maxRetries,
-    CLIENT_DEFAULTS.maxRetries,
-    nonNegativeInteger,
-    'a non-negative integer',
-  );
-  const retryDelay = option(
-    'retryDelay',
-    options.retryDelay,
-    CLIENT_DEFAULTS.retryDelay,
-    nonNegative,
-    'a non-negative number of milliseconds',
-  );
-  const jitter = option(
-    'jitter',
-    options.jitter,
-    CLIENT_DEFAULTS.jitter,
-    (n) => n >= 0 && n <= 1,
-    'a fraction between 0 and 1',
-  );
-  const maxRetryAfter = option(
-    'maxRetryAfter',
-    options.maxRetryAfter,
-    CLIENT_DEFAULTS.maxRetryAfter,
-    nonNegative,
-    'a non-negative number of milliseconds',
-  );
-  const cacheTtl = option(
-    'cacheTtl',
-    options.cacheTtl,
-    CLIENT_DEFAULTS.cacheTtl,
-    positive,
-    'a positive number of milliseconds',
-  );
-  const cacheMaxEntries = option(
-    'cacheMaxEntries',
-    options.cacheMaxEntries,
-    CLIENT_DEFAULTS.cacheMaxEntries,
-    nonNegativeInteger,
-    'a non-negative integer',
-  );
-  const warnEvery = option(
-    'cacheWarningInterval',
-    options.cacheWarningInterval,
-    CLIENT_DEFAULTS.cacheWarningInterval,
-    nonNegativeInteger,
-    'a non-negative integer',
-  );
+  const settings = numericOptions(options);
+  const { timeout, maxRetries, retryDelay, jitter, maxRetryAfter, cacheTtl } = settings;
+  const warnEvery = settings.cacheWarningInterval;
   const log = toLog(options.logger);
   const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
-
-  let cache: ClientCache | null;
-  const c = options.cache ?? true;
-  if (c === true) cache = new LruCache({ maxEntries: cacheMaxEntries, ttl: cacheTtl });
-  else if (c === false) cache = null;
-  else if (
-    typeof c === 'object' &&
-    ['get', 'set', 'remove', 'clear'].every((m) => typeof (c as unknown as Record<string, unknown>)[m] === 'function')
-  )
-    cache = c;
-  else throw new TypeError('cache must be true, false, or an object with get, set, remove and clear methods');
+  const cache = cacheOf(options.cache, settings.cacheMaxEntries, cacheTtl);
 
   let lastRateLimit: RateLimitInfo = { ...NO_RATE_LIMIT };
   let uncachedRequests = 0;

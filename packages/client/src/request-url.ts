@@ -42,6 +42,7 @@ export function path(op: Operation, code: string | undefined, lat: unknown, lon:
 export function tableParams(op: Operation, given: Params): Params {
   const out: Record<string, unknown> = {};
   // null is not given, as the library's options read it (its default applies).
-  for (const p of op.params ?? []) if (given[p.name] !== undefined && given[p.name] !== null) out[p.name] = given[p.name];
+  for (const p of op.params ?? [])
+    if (given[p.name] !== undefined && given[p.name] !== null) out[p.name] = given[p.name];
   return out;
 }

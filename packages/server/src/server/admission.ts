@@ -3,9 +3,18 @@
 // both counts are taken in Redis at once and a refused request's counts are taken back.
 
 import type http from 'node:http';
+import type { Client } from './clients.js';
+import type { MonthClock } from './limits.js';
+import type { QuotaStore } from './quota-store.js';
 import type { Counted, SharedLimits } from './redis-limits.js';
-import { rateHeaders, sendProblem, tooMany } from './responses.js';
-import type { Client, ServerState } from './state.js';
+import { type ResponseContext, rateHeaders, sendProblem, tooMany } from './responses.js';
+
+/** What admission reads of the server: its clock, the current month and this process's counts. */
+export interface AdmissionContext extends ResponseContext {
+  readonly clock: () => number;
+  readonly months: MonthClock;
+  readonly quotas: QuotaStore;
+}
 
 /** An admitted request's rate-limit figures, as sent in its X-RateLimit-* headers. */
 export interface Grant {
@@ -29,7 +38,7 @@ function burstDetail(client: Client): string {
 }
 
 /** Counts the request and returns its figures, or answers it with a 429 and returns null. */
-export function admit(state: ServerState, res: http.ServerResponse, client: Client): Grant | null {
+export function admit(state: AdmissionContext, res: http.ServerResponse, client: Client): Grant | null {
   const now = state.clock();
   const months = state.months;
   months.at(now);
@@ -59,7 +68,7 @@ export function admit(state: ServerState, res: http.ServerResponse, client: Clie
  * admitted by this instance's own windows and counts instead: never refused for the outage.
  */
 export async function admitShared(
-  state: ServerState,
+  state: AdmissionContext,
   res: http.ServerResponse,
   client: Client,
   shared: SharedLimits,
@@ -88,7 +97,7 @@ export async function admitShared(
 
 /** The 429 (sent once the refused counts are taken back) or the grant for the counts Redis returned (this request included). */
 async function settle(
-  state: ServerState,
+  state: AdmissionContext,
   res: http.ServerResponse,
   client: Client,
   shared: SharedLimits,

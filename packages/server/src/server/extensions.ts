@@ -5,29 +5,13 @@
 // DataError: borders over the lite dataset) is logged and left out.
 
 import { DataError, type GeoLookup } from 'geolookup';
-import {
-  CONTRACT_OPERATIONS,
-  type Extension,
-  findExtensions,
-  type OperationTarget,
-  openExtension,
-  operationsOf,
-} from 'geolookup/extend';
-import { datasetEtag } from './responses.js';
-import { type RouteTable, routeTable } from './routes.js';
+import { CONTRACT_OPERATIONS, type Extension, findExtensions, openExtension, operationsOf } from 'geolookup/extend';
+import { type Routed, routeTable } from './routes.js';
 
-export interface Operations {
-  /** The routes of the operations this server answers. */
-  readonly table: RouteTable;
-  /** By table.ops index: what callOperation runs the operation on. */
-  readonly targets: readonly OperationTarget[];
+/** The operations a server answers: its routes (routes.ts) and the extensions behind them. */
+export interface Operations extends Routed {
   /** The extensions answering here (their operations are in the OpenAPI document). */
   readonly extensions: readonly Extension[];
-  /**
-   * By table.ops index: the ETag of the operation's answers. The contract's name the server's
-   * dataset (server.etag); an extension's name its own data, read at its first use.
-   */
-  etag(op: number): string;
 }
 
 /**
@@ -53,16 +37,12 @@ export function loadOperations(
   const table = routeTable(operationsOf(opened.map((o) => o.extension)));
   const byName = new Map(opened.map((o) => [o.extension.name, o]));
   const targets = table.ops.map((op) => (op.extension === undefined ? geo : byName.get(op.extension)!.target));
-  const etags = table.ops.map((op) => (op.extension === undefined ? etag : ''));
   return {
     table,
     targets,
     extensions: opened.map((o) => o.extension),
-    etag(op) {
-      let tag = etags[op];
-      if (tag === '') tag = etags[op] = datasetEtag({ meta: byName.get(table.ops[op].extension!)!.info() });
-      return tag;
-    },
+    etags: table.ops.map((op) => (op.extension === undefined ? etag : '')),
+    meta: (op) => byName.get(table.ops[op].extension!)!.info(),
   };
 }
 

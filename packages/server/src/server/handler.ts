@@ -1,20 +1,32 @@
 // The request handler, in the documented order of checks: CORS preflight, Host, method, target
 // length, the paths without a key (/healthz, /openapi.json, /metrics), API key, limits, then the
-// route's answer (or its 400/404) with ETag revalidation.
+// route's answer (or its 400/404) with ETag revalidation. Then what the metrics and the access
+// log see of it: its route, status and time, taken when the answer is handed to the socket.
 
 import type http from 'node:http';
 import { GeoLookupError, PROBLEM_TYPES } from 'geolookup';
+import { logRequest } from './access-log.js';
 import { answerOpenPath } from './admin.js';
 import { admit, admitShared, type Grant } from './admission.js';
-import { identify } from './auth.js';
-import { checkHost } from './hosts.js';
+import { type Client, identify } from './clients.js';
 import { applyCors } from './cors.js';
-import { observeRequest } from './observe.js';
+import { checkHost } from './hosts.js';
+import { countRateLimited, countRequest } from './metrics.js';
 import { desync, takeVerdict, UNKNOWN } from './padded-key.js';
 import { readHeaders, type RequestHeaders } from './request-headers.js';
-import { ALLOW, etagMatches, problem, rateHeaders, sendAnswer, sendNotModified, sendProblem } from './responses.js';
-import { answer, FIRST_OPERATION, routeOf, UnknownRouteError } from './routes.js';
-import type { Client, ServerState } from './state.js';
+import {
+  ALLOW,
+  etagMatches,
+  kSent,
+  problem,
+  rateHeaders,
+  sendAnswer,
+  sendNotModified,
+  sendProblem,
+  type Tagged,
+} from './responses.js';
+import { answer, FIRST_OPERATION, operationEtag, pathOf, ROUTE, routeOf, UnknownRouteError } from './routes.js';
+import type { ServerState } from './state.js';
 
 /** The 'request' listener: any error escaping the handler is logged and answered with a 500. */
 export function handleRequest(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -37,8 +49,13 @@ function internalError(state: ServerState, req: http.IncomingMessage, res: http.
   else res.destroy();
 }
 
-/** Answers the request (now, or once Redis admits it); returns its client once identified, else null. */
+/**
+ * The pipeline: parse the head, refuse what no route may see, route, identify and admit the
+ * client, then answer and respond (now, or once Redis admits it). Returns the client once
+ * identified, else null.
+ */
 function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse): Client | null {
+  // Parse.
   const verdict = takeVerdict(req.socket);
   const seen = readHeaders(req.rawHeaders);
   if (seen.body) {
@@ -53,16 +70,19 @@ function handle(state: ServerState, req: http.IncomingMessage, res: http.ServerR
   if (state.cors !== null && applyCors(state.cors, seen.origin, req, res, state.closing)) return null;
   const url = req.url ?? '/';
   if (refuseRequest(state, req, res, seen, url)) return null;
+  // Route.
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
   const route = routeOf(path, state.operations.table);
-  if (answerOpenPath(state, res, route)) return null;
+  if (route < ROUTE.other && answerOpenPath(state, res, route)) return null;
+  // Admit: identify the client, then apply its limits.
   const client = identify(state, req, seen, verdict);
   if (typeof client === 'string') {
     sendProblem(state, res, problem(401, client, PROBLEM_TYPES.authentication), { 'WWW-Authenticate': 'X-API-Key' });
     return null;
   }
+  // Then answer and respond (respond()), at once or once Redis has counted the request.
   if (state.shared === null) {
     const grant = admit(state, res, client);
     if (grant !== null) respond(state, res, client, grant, route, path, query, seen.ifNoneMatch);
@@ -133,12 +153,57 @@ function respond(
     // A point in no country is as deterministic as an answer: cacheable. Bad input and unknown paths are not.
     if (e.status === 404 && !(e instanceof UnknownRouteError)) {
       headers['Cache-Control'] = state.cacheControl;
-      headers.ETag = state.operations.etag(route - FIRST_OPERATION);
+      headers.ETag = operationEtag(state.operations, route - FIRST_OPERATION);
     }
     sendProblem(state, res, e.toProblem(), headers);
     return;
   }
-  const etag = state.operations.etag(route - FIRST_OPERATION);
+  const etag = operationEtag(state.operations, route - FIRST_OPERATION);
   if (ifNoneMatch !== '' && etagMatches(ifNoneMatch, etag)) sendNotModified(state, res, client, grant, etag);
   else sendAnswer(state, res, client, grant, body, etag, state.operations.table.types[route]);
+}
+
+function record(
+  state: ServerState,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  client: Client | null,
+  started: number,
+): void {
+  if (!res.headersSent) return; // the connection went away before an answer
+  const ms = performance.now() - started;
+  const url = req.url ?? '/';
+  const route = routeOf(pathOf(url), state.operations.table);
+  const status = res.statusCode;
+  const sent = (res as Tagged)[kSent];
+  if (state.metrics !== null) {
+    countRequest(state.metrics, route, status, ms / 1000);
+    if (status === 429 && client !== null)
+      countRateLimited(state.metrics, sent?.quotaRemaining, client.id.startsWith('anon:'));
+  }
+  if (state.accessLog !== null) {
+    const bodyless = req.method === 'HEAD' || status === 304 || status === 204;
+    logRequest(state.accessLog, {
+      method: req.method ?? '',
+      url: url.length > 512 ? `${url.slice(0, 512)}…` : url,
+      route: state.operations.table.labels[route],
+      status,
+      ms: Math.round(ms * 1000) / 1000,
+      bytes: bodyless ? 0 : (sent?.bytes ?? 0),
+      client: client?.id ?? null,
+      remote: req.socket.remoteAddress,
+    });
+  }
+}
+
+/** Records the request once its answer is written: now, or when the response closes. */
+export function observeRequest(
+  state: ServerState,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  client: Client | null,
+  started: number,
+): void {
+  if (res.writableEnded) record(state, req, res, client, started);
+  else res.once('close', () => record(state, req, res, client, started));
 }

@@ -5,8 +5,30 @@ import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { PROBLEM_TYPES, type Problem } from 'geolookup';
 import { statusTitle } from 'geolookup/extend';
-import type { Grant } from './admission.js';
-import type { Client, ServerState } from './state.js';
+
+/** What the writers read of the server: ServerState (state.ts) has it, and this file need not import state.ts. */
+export interface ResponseContext {
+  /** Cache-Control of lookup answers. */
+  readonly cacheControl: string;
+  /** Set by shutdown(): every later response asks to close its connection. */
+  readonly closing: boolean;
+  /** Non-null while observation is on: then answers are tagged with kSent. */
+  readonly metrics: unknown;
+  readonly accessLog: unknown;
+}
+
+/** The limits an answer's X-RateLimit-* headers name (a Client, clients.ts). */
+export interface RateLimited {
+  readonly quota: number;
+  readonly burstLimit: number;
+}
+
+/** An admitted request's figures (a Grant, admission.ts). */
+export interface RateFigures {
+  readonly remaining: number;
+  readonly resetIn: number;
+  readonly burst: number;
+}
 
 export const RATE_HEADERS = {
   quotaLimit: 'X-RateLimit-Limit',
@@ -17,8 +39,8 @@ export const RATE_HEADERS = {
 } as const;
 
 /**
- * What observe.ts reads back of an answer (node keeps no copy of the headers given to writeHead):
- * set only while metrics or the access log are on.
+ * What handler.ts's observation reads back of an answer (node keeps no copy of the headers given
+ * to writeHead): set only while metrics or the access log are on.
  */
 export const kSent = Symbol('geolookup.sent');
 export interface Sent {
@@ -71,7 +93,7 @@ export function etagMatches(header: string, etag: string): boolean {
 }
 
 export function rateHeaders(
-  client: Client,
+  client: RateLimited,
   remaining: number,
   resetIn: number,
   burstRemaining: number,
@@ -89,7 +111,7 @@ export function rateHeaders(
 }
 
 export function send(
-  state: ServerState,
+  ctx: ResponseContext,
   res: http.ServerResponse,
   status: number,
   headers: http.OutgoingHttpHeaders,
@@ -97,15 +119,15 @@ export function send(
 ): void {
   const bytes = Buffer.byteLength(body);
   headers['Content-Length'] = bytes;
-  if (state.closing) headers.Connection = 'close';
-  if (state.metrics !== null || state.accessLog !== null)
+  if (ctx.closing) headers.Connection = 'close';
+  if (ctx.metrics !== null || ctx.accessLog !== null)
     (res as Tagged)[kSent] = { bytes, quotaRemaining: headers[RATE_HEADERS.quotaRemaining] };
   res.writeHead(status, headers);
   res.end(body);
 }
 
 export function sendProblem(
-  state: ServerState,
+  ctx: ResponseContext,
   res: http.ServerResponse,
   p: Problem,
   headers: http.OutgoingHttpHeaders = {},
@@ -113,21 +135,21 @@ export function sendProblem(
   headers['Content-Type'] = PROBLEM;
   headers['X-Content-Type-Options'] = 'nosniff';
   headers['Cache-Control'] ??= 'no-store';
-  send(state, res, p.status, headers, JSON.stringify(p));
+  send(ctx, res, p.status, headers, JSON.stringify(p));
 }
 
 /** 304 to a matching If-None-Match: the answer's headers without its body. */
 export function sendNotModified(
-  state: ServerState,
+  ctx: ResponseContext,
   res: http.ServerResponse,
-  client: Client,
-  grant: Grant,
+  client: RateLimited,
+  grant: RateFigures,
   etag: string,
 ): void {
   const headers = rateHeaders(client, grant.remaining, grant.resetIn, grant.burst);
-  headers['Cache-Control'] = state.cacheControl;
+  headers['Cache-Control'] = ctx.cacheControl;
   headers.ETag = etag;
-  if (state.closing) headers.Connection = 'close';
+  if (ctx.closing) headers.Connection = 'close';
   res.writeHead(304, headers);
   res.end();
 }
@@ -137,10 +159,10 @@ export function sendNotModified(
  * operation's, extensions.ts): the hot path.
  */
 export function sendAnswer(
-  state: ServerState,
+  ctx: ResponseContext,
   res: http.ServerResponse,
-  client: Client,
-  grant: Grant,
+  client: RateLimited,
+  grant: RateFigures,
   body: string,
   etag: string,
   type: string = TEXT,
@@ -149,7 +171,7 @@ export function sendAnswer(
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': type,
     'Content-Length': body.length, // codes, booleans, IANA zone names and the JSON of codes and numbers are ASCII
-    'Cache-Control': state.cacheControl,
+    'Cache-Control': ctx.cacheControl,
     ETag: etag,
     'X-RateLimit-Limit': client.quota,
     'X-RateLimit-Remaining': grant.remaining,
@@ -157,8 +179,8 @@ export function sendAnswer(
     'X-RateLimit-Burst-Limit': client.burstLimit,
     'X-RateLimit-Burst-Remaining': grant.burst,
   };
-  if (state.closing) headers.Connection = 'close';
-  if (state.accessLog !== null) (res as Tagged)[kSent] = { bytes: body.length, quotaRemaining: grant.remaining };
+  if (ctx.closing) headers.Connection = 'close';
+  if (ctx.accessLog !== null) (res as Tagged)[kSent] = { bytes: body.length, quotaRemaining: grant.remaining };
   res.writeHead(200, headers);
   res.end(body);
 }

@@ -6,8 +6,7 @@
 
 import { coordinateError, type FieldErrors, NotFoundError, ValidationError } from 'geolookup';
 import { type Answer, callOperation, type Operation, type OperationTarget } from 'geolookup/extend';
-import type { Operations } from './extensions.js';
-import { JSON_TYPE, TEXT } from './responses.js';
+import { datasetEtag, JSON_TYPE, TEXT } from './responses.js';
 
 /** The paths answered without a key and counted against no limit (admin.ts answers them). */
 export const OPEN_PATHS = ['/healthz', '/openapi.json', '/metrics'] as const;
@@ -31,6 +30,30 @@ export interface RouteTable {
   readonly parts: readonly { op: Operation; prefix: string; suffix: string }[];
   /** By operation: its route as the 404 of an unknown path lists it. */
   readonly routes: readonly string[];
+}
+
+/**
+ * What answer() and operationEtag() read of a server's operations (extensions.ts builds them, as
+ * Operations): declared here so this file need not import extensions.ts.
+ */
+export interface Routed {
+  readonly table: RouteTable;
+  /** By table.ops index: what callOperation runs the operation on. */
+  readonly targets: readonly OperationTarget[];
+  /**
+   * By table.ops index: the ETag of the operation's answers, '' until operationEtag() first needs
+   * it. The contract's name the server's dataset (server.etag); an extension's, its own data.
+   */
+  readonly etags: string[];
+  /** By table.ops index: the metadata an operation's ETag is made from (an extension's info()). */
+  meta(op: number): unknown;
+}
+
+/** The ETag of operation `op`'s answers; an extension's data is read at its first use. */
+export function operationEtag(ops: Routed, op: number): string {
+  let tag = ops.etags[op];
+  if (tag === '') tag = ops.etags[op] = datasetEtag({ meta: ops.meta(op) });
+  return tag;
 }
 
 export function routeTable(ops: readonly Operation[]): RouteTable {
@@ -289,7 +312,7 @@ function codeProblems(geo: OperationTarget, op: Operation, code: string): FieldE
  * `route` is routeOf(path, ops.table) when the caller has it. Returns the body (ops.table.types[route]); throws
  * ValidationError (400) or NotFoundError (404).
  */
-export function answer(ops: Operations, path: string, query: string, route = routeOf(path, ops.table)): string {
+export function answer(ops: Routed, path: string, query: string, route = routeOf(path, ops.table)): string {
   const i = route - FIRST_OPERATION;
   if (i < 0) throw unknownPath(path, ops);
   const geo = ops.targets[i];
@@ -314,6 +337,6 @@ export function answer(ops: Operations, path: string, query: string, route = rou
 export class UnknownRouteError extends NotFoundError {}
 
 /** The routes the server answers: the contract's, then the extensions' it has. */
-function unknownPath(path: string, ops: Operations): NotFoundError {
+function unknownPath(path: string, ops: Routed): NotFoundError {
   return new UnknownRouteError(`No such resource: ${clip(path)}. Routes: ${ops.table.routes.join(', ')}.`);
 }

@@ -3,62 +3,38 @@
 
 import type { GeoLookup } from 'geolookup';
 import { createGeoLookup, preload } from 'geolookup';
+import type { AdmissionContext } from './admission.js';
 import { KeyStore } from './keys.js';
-import { type BurstWindow, MonthClock } from './limits.js';
+import { MonthClock } from './limits.js';
 import { defaultQuotaFile, type ServerOptions } from './options.js';
 import { QuotaStore } from './quota-store.js';
 import { checkRedisUrl, SharedLimits } from './redis-limits.js';
-import { datasetEtag } from './responses.js';
-import { trustedProxies } from './clients.js';
-import type { BlockList } from 'node:net';
+import { datasetEtag, type ResponseContext } from './responses.js';
+import { type ClientContext, trustedProxies } from './clients.js';
 import { hostNames, type HostNames } from './hosts.js';
 import { type AccessLog, createAccessLog } from './access-log.js';
 import { type CorsPolicy, corsPolicy } from './cors.js';
 import { countRedisError, createMetrics, type ServerMetrics } from './metrics.js';
 import { loadOperations, type Operations } from './extensions.js';
 
-/** Who a request counts against: an API key or an anonymous client address. */
-export interface Client {
-  /** Key id, or `anon:<address>`. */
-  id: string;
-  burstLimit: number;
-  quota: number;
-  window: BurstWindow;
-}
-
-export interface ServerState {
+/**
+ * The whole server's state, assembled from the parts the request path reads (each declared
+ * beside its user: responses.ts, admission.ts, clients.ts) and what the rest of the server uses.
+ */
+export interface ServerState extends ResponseContext, AdmissionContext, ClientContext {
   readonly log: (line: string) => void;
-  readonly clock: () => number;
   readonly geo: GeoLookup;
   /** The ETag sent with the contract's lookup answers (quoted). */
   readonly etag: string;
   /** The operations this server answers: the contract's on `geo`, and the extensions installed. */
   readonly operations: Operations;
-  readonly keys: KeyStore;
   readonly quotaPath: string | null;
-  readonly quotas: QuotaStore;
   /** The counts shared through Redis (options.redis), or null: this process counts alone. */
   readonly shared: SharedLimits | null;
-  readonly allowAnonymous: boolean;
-  readonly burstPerMinute: number;
-  readonly anonBurst: number;
-  readonly anonQuota: number;
-  /** The trusted reverse proxies (addresses and ranges), or null for none. */
-  readonly trusted: BlockList | null;
   /** The Host names answered for (options.hosts), or null: any. */
   readonly hosts: HostNames;
-  /** Cache-Control of lookup answers. */
-  readonly cacheControl: string;
   readonly maxUrl: number;
   readonly maxHeaderSize: number;
-  readonly months: MonthClock;
-  /** Burst windows by key id: they outlive keys reloads. */
-  readonly keyWindows: Map<string, BurstWindow>;
-  /** Burst windows by `anon:<address>`; idle ones are pruned by the periodic work. */
-  readonly anonWindows: Map<string, BurstWindow>;
-  /** One Client per key id, valid for keys generation `clientsGeneration` (a reload may change a quota). */
-  readonly keyClients: Map<string, Client>;
-  clientsGeneration: number;
   /** Set by shutdown(): every later response asks to close its connection. */
   closing: boolean;
   /** CORS for browser pages on other origins (options.corsOrigins), or null. */
