@@ -185,12 +185,15 @@ describe('client ↔ geolookup server', () => {
     expect(err.message).toMatch(/quota/i);
   });
 
-  it('any other status → GeoLookupError with that status and the problem detail (414, not retried)', async () => {
+  it('a code too long for a request line is refused before sending, as offline (other statuses: client.test.ts)', async () => {
     const client = createClient({ apiKey: key, baseUrl, ...quiet });
     const err = await rejection(client.isInCountry('A'.repeat(3000), 1, 2));
-    expect(err.constructor).toBe(GeoLookupError);
-    expect(err.status).toBe(414);
-    expect(err.message).toMatch(/longer than/);
+    const offline = await rejection(createClient({ offline: true }).isInCountry('A'.repeat(3000), 1, 2));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect([err.message, (err as ValidationError).errors]).toEqual([
+      offline.message,
+      (offline as ValidationError).errors,
+    ]);
   });
 
   it('anonymous requests where the server allows them', async () => {
