@@ -72,4 +72,32 @@ describe('package boundaries', () => {
     );
     expect(naming.map((f) => relative(ROOT, f))).toEqual([]);
   });
+
+  it("the server's modules import each other in no circle, type imports counted", () => {
+    const dir = join(ROOT, 'packages', 'server', 'src');
+    const all = files(dir).filter((f) => f.endsWith('.ts'));
+    const edges = new Map(
+      all.map((f) => [
+        f,
+        specifiers(readFileSync(f, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolve(dirname(f), s.replace(/\.js$/, '.ts')))
+          .filter((t) => all.includes(t)),
+      ]),
+    );
+    // Depth-first search for a back edge: a file reached again while still on the path.
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      state.set(f, 'open');
+      for (const t of edges.get(f) ?? []) {
+        if (state.get(t) === 'open') circles.push([...path, f, t].map((x) => relative(dir, x)).join(' → '));
+        else if (!state.has(t)) visit(t, [...path, f]);
+      }
+      state.set(f, 'done');
+    };
+    for (const f of all) if (!state.has(f)) visit(f, []);
+    expect(all.length).toBeGreaterThan(40);
+    expect(circles).toEqual([]);
+  });
 });
