@@ -441,9 +441,10 @@ import { createClient } from '@geolookup/client'; import { createServer } from '
   });
 
   it('the client adds itself and its peer, the core, and holds no dataset of its own', (ctx) => {
-    const dir = install('client-only', ['@geolookup/client']);
+    // geolookup is its peer (its errors and operations: geolookup/extend): npm installs it with the
+    // client; here its tarball, as the registry's geolookup would be.
+    const dir = install('client-only', ['@geolookup/client', 'geolookup']);
     if (!existsSync(join(dir, 'package-lock.json'))) ctx.skip();
-    // geolookup is a peer (its errors and operations: geolookup/extend), installed with it by npm.
     expect(installed(dir)).toEqual(['@geolookup/client', 'geolookup']);
     const files = readdirSync(join(dir, 'node_modules', '@geolookup', 'client'), { recursive: true }).map(String);
     expect(files.filter((f) => f.endsWith('.geolookup'))).toEqual([]);
