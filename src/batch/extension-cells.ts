@@ -27,10 +27,7 @@ export function extensionRow(settings: RowSettings, geo: () => GeoLookup): Exten
     const opened = openExtension(extension, geo(), false);
     return extension.batch.rows(opened, asked.values, fields);
   });
-  if (rows.length === 1) {
-    const only = rows[0];
-    return (lat, lon) => only(lat, lon) as BatchValue[];
-  }
+  if (rows.length === 1) return rows[0] as NonNullable<ExtensionRow>;
   return (lat, lon) => rows.flatMap((row) => row(lat, lon));
 }
 
@@ -55,8 +52,9 @@ function memo(render: (v: BatchValue) => string): (v: BatchValue) => string {
 export function csvExtras(row: NonNullable<ExtensionRow>, d: string, cell: (s: string) => string) {
   const render = memo((v) => d + (v === null ? '' : cell(Array.isArray(v) ? v.join(' ') : String(v))));
   return (lat: number, lon: number): string => {
+    const values = row(lat, lon);
     let s = '';
-    for (const v of row(lat, lon)) s += render(v);
+    for (let i = 0; i < values.length; i++) s += render(values[i]);
     return s + d;
   };
 }

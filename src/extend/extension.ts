@@ -94,7 +94,10 @@ export interface BatchColumns {
    * for a bad value, what is wrong, naming the flag (a usage error: exit 2 before any input is read).
    */
   columns(values: BatchValues, fields: readonly ('country' | 'subdivision')[]): readonly string[] | string;
-  /** Once in each worker: the row's values of those columns at a valid point, in their order. */
+  /**
+   * Once in each worker: the row's values of those columns at a valid point, in their order. The
+   * array is read before the next call: a row function may fill and return the same one each time.
+   */
   rows(
     opened: OpenedExtension,
     values: BatchValues,

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lib from '../../../src/index.js';
 import {
   AuthenticationError,
-  GeoLookupError,
   HEADERS,
   NotFoundError,
   RateLimitError,
