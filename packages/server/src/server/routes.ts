@@ -5,7 +5,7 @@
 // beyond the contract is a route only on a server that has its package (extensions.ts).
 
 import { coordinateError, type FieldErrors, NotFoundError, ValidationError } from 'geolookup';
-import { type Answer, callOperation, type Operation, type OperationTarget } from 'geolookup/extend';
+import { type Answer, callError, callOperation, type Operation, type OperationTarget } from 'geolookup/extend';
 import { datasetEtag, JSON_TYPE, TEXT } from './responses.js';
 
 /** The paths answered without a key and counted against no limit (admin.ts answers them). */
@@ -236,18 +236,13 @@ function queryParams(op: Operation, query: string): { params: Record<string, str
 }
 
 /**
- * The parameters' problems found by the library, for reporting them along with the point's: the
- * check runs at a valid stand-in point, so only the parameters can fail. Those in `extra` are
- * already reported.
+ * The parameters' problems by their one definition (geolookup/extend's callError, at a valid
+ * stand-in point, so only the parameters can fail). Those in `extra` are already reported.
  */
-function paramProblems(geo: OperationTarget, op: Operation, params: Record<string, string>, extra: FieldErrors) {
+function paramProblems(op: Operation, params: Record<string, string>, extra: FieldErrors) {
   const found: FieldErrors = {};
-  try {
-    callOperation(geo, op, undefined, 0, 0, params);
-  } catch (e) {
-    if (e instanceof ValidationError)
-      for (const p of op.params!) if (e.errors[p.name] && !extra[p.name]) found[p.name] = e.errors[p.name];
-  }
+  const errors = callError(op, undefined, 0, 0, params)?.errors ?? {};
+  for (const p of op.params!) if (errors[p.name] && !extra[p.name]) found[p.name] = errors[p.name];
   return { ...found, ...extra };
 }
 
@@ -269,18 +264,12 @@ function answerWithParams(geo: OperationTarget, op: Operation, inner: string, qu
   try {
     [lat, lon] = pathPair(inner);
   } catch (e) {
-    if (e instanceof ValidationError) throw withParams(e, paramProblems(geo, op, params, extra));
+    if (e instanceof ValidationError) throw withParams(e, paramProblems(op, params, extra));
     throw e;
   }
-  if (Object.keys(extra).length > 0) throw invalid(paramProblems(geo, op, params, extra), lat, lon);
-  try {
-    return callOperation(geo, op, undefined, lat!, lon!, params);
-  } catch (e) {
-    // The library reports a bad point and radius together; a bad layer it finds only at a good point.
-    if (e instanceof ValidationError && op.params!.some((p) => params[p.name] !== undefined && !e.errors[p.name]))
-      throw withParams(e, paramProblems(geo, op, params, extra));
-    throw e;
-  }
+  if (Object.keys(extra).length > 0) throw invalid(paramProblems(op, params, extra), lat, lon);
+  // The operation reports a bad point and bad parameters together (input-contract.test.ts).
+  return callOperation(geo, op, undefined, lat!, lon!, params);
 }
 
 /** The answer as its route sends it (RouteTable.types). */
