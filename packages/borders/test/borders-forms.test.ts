@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as borders from '../src/index.js';
-import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from '../../../src/index.js';
+import { INVALID_COORDINATE, NOT_FOUND, ValidationError } from 'geolookup';
 import { cityPoints, joinPoints, prng, spherePoints } from '../../../test/support/sample-points.js';
 
 /** Cities, anywhere, and points within a few km of Baarle, Gibraltar, Point Roberts and Fiji's antimeridian. */

@@ -13,14 +13,7 @@ import {
   nearestSubdivision,
   regionsWithin,
 } from '../src/index.js';
-import {
-  createGeoLookup,
-  DataError,
-  NotFoundError,
-  preload,
-  tryCountryFromGps,
-  ValidationError,
-} from '../../../src/index.js';
+import { createGeoLookup, DataError, NotFoundError, preload, tryCountryFromGps, ValidationError } from 'geolookup';
 import { embeddedDataPath } from '../../../src/node/data-path.js';
 import { allocationOf } from '../../../test/support/allocation.js';
 import { prng } from '../../../test/support/sample-points.js';

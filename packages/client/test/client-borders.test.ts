@@ -17,7 +17,7 @@ import {
   ValidationError,
 } from '../src/index.js';
 import { createServer, type GeoLookupServer } from '../../server/src/server/server.js';
-import * as lib from '../../../src/index.js';
+import * as lib from 'geolookup';
 import type { NearestRegion as NearestAnswer, RegionsWithin as RegionsAnswer } from '../../borders/src/index.js';
 import '../../../test/support/client-extensions.js';
 import { HOST, listenOnLoopback } from '../../../test/support/loopback.js';

@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import * as lib from '../../../src/index.js';
+import * as lib from 'geolookup';
 import { createClient, type GeoLookupError, NotFoundError, ValidationError } from '../src/index.js';
 import { spherePoints } from '../../../test/support/sample-points.js';
 

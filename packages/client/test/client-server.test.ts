@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as lib from '../../../src/index.js';
+import * as lib from 'geolookup';
 import {
   AuthenticationError,
   HEADERS,

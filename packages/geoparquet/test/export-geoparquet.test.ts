@@ -14,7 +14,7 @@ import { writeGeoParquet } from '../src/index.js';
 import { dissolveCode, dissolveDataset, type MultiPolygon } from '../../../src/export/dissolve.js';
 import { exportChunks, exportRows } from '../../../src/export/rows.js';
 import { readDataset } from '../../../src/format/dataset.js';
-import { preload, tryCountryFromGps, trySubdivisionFromGps } from '../../../src/index.js';
+import { preload, tryCountryFromGps, trySubdivisionFromGps } from 'geolookup';
 import { DATASET, parseCsvLine, ROOT } from '../../../test/support/export-files.js';
 import {
   compareWithLibrary,

@@ -9,7 +9,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import { PMTiles, type Source, TileType } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datasetInfo, tryCountryFromGps, trySubdivisionFromGps } from '../../../src/index.js';
+import { datasetInfo, tryCountryFromGps, trySubdivisionFromGps } from 'geolookup';
 import { cli, ROOT } from '../../../test/support/export-files.js';
 
 const BOX = [4.9, 51.42, 4.96, 51.46] as const;

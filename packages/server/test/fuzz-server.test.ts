@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countryFromGps, type GeoLookupError, preload, subdivisionFromGps } from '../../../src/index.js';
+import { countryFromGps, type GeoLookupError, preload, subdivisionFromGps } from 'geolookup';
 import { createKey, revokeKey } from '../src/server/keys.js';
 import { createServer, type GeoLookupServer } from '../src/server/server.js';
 import { expectWellFormed } from '../../../test/support/fuzz-http.js';

@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Playground, startPlayground } from '../src/playground/server.js';
-import { tryCountryFromGps, trySubdivisionFromGps } from '../../../src/index.js';
+import { tryCountryFromGps, trySubdivisionFromGps } from 'geolookup';
 import { type Browser, chromiumMissing, launchChromium } from '../../../test/support/chromium.js';
 import { skipWithout } from '../../../test/support/system.js';
 

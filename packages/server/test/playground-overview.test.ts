@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGeoLookup, type GeoLookup, resolveDataPath } from '../../../src/index.js';
+import { createGeoLookup, type GeoLookup, resolveDataPath } from 'geolookup';
 import { type TileSource, tileSource } from '../src/tiles/tile-source.js';
 import { OVERVIEW_MAX_ZOOM } from '../src/tiles/tiler.js';
 import { buildDataset } from '../../../test/support/build-dataset.js';

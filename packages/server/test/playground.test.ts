@@ -10,7 +10,7 @@ import Pbf from 'pbf';
 import { networkInterfaces } from 'node:os';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countries, countryFromGps, datasetInfo, subdivisionFromGps, subdivisions } from '../../../src/index.js';
+import { countries, countryFromGps, datasetInfo, subdivisionFromGps, subdivisions } from 'geolookup';
 import { distanceToBorder } from '../../borders/src/index.js';
 import { distanceText } from '../src/playground/client/answer.js';
 import { type Browser, chromiumMissing, launchChromium } from '../../../test/support/chromium.js';

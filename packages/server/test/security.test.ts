@@ -5,7 +5,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preload } from '../../../src/index.js';
+import { preload } from 'geolookup';
 import { createKey, revokeKey } from '../src/server/keys.js';
 import { createServer, type GeoLookupServer, type ServerOptions } from '../src/server/server.js';
 import { expectWellFormed } from '../../../test/support/fuzz-http.js';

@@ -7,7 +7,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, openApiDocument, type OpenApiSettings } from '../src/server/openapi.js';
 import { timeZoneNames } from '../../timezones/src/index.js';
-import { findExtensions, isContract, operationsOf } from '../../../src/extend.js';
+import { findExtensions, isContract, operationsOf } from 'geolookup/extend';
 import { request } from '../../../test/support/loopback.js';
 import { type Exchange, responseChecker } from '../../../test/support/openapi-check.js';
 import { checkConnections, recorded, wireExchanges } from '../../../test/support/openapi-conformance.js';

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeZoneFromGps } from '../../timezones/src/index.js';
-import { findExtensions, operationsOf } from '../../../src/extend.js';
+import { findExtensions, operationsOf } from 'geolookup/extend';
 import { PROBLEM_TYPE as T } from '../../../test/support/fuzz-http.js';
 import { request } from '../../../test/support/loopback.js';
 import { metric, readMetrics } from '../../../test/support/prometheus-text.js';

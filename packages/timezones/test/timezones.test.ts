@@ -8,7 +8,7 @@ import { geoTzLeafAt } from '../../../build-data/timezones/geo-tz.js';
 import { polygonsOf } from '../../../build-data/sources/geojson.js';
 import { segmentDistance } from '../../../build-data/index/clip.js';
 import { METRES_PER_DEGREE, VERTEX_BOUND_M } from '../../../src/format/layout.js';
-import { ValidationError } from '../../../src/index.js';
+import { ValidationError } from 'geolookup';
 import * as tz from '../src/index.js';
 import { allocationOf, N } from '../../../test/support/allocation.js';
 import { cityPoints, joinPoints, spherePoints } from '../../../test/support/sample-points.js';
