@@ -55,7 +55,7 @@ function discover(listed: string): Found[] {
   for (const dir of searched())
     for (const pkg of candidates(dir)) {
       const descriptor = declared(pkg);
-      if (descriptor !== null) add(fromPackage(pkg, descriptor));
+      if (descriptor !== null) add(fromFile(descriptor));
     }
   return [...byName.values()].sort((a, b) => (a.extension.name < b.extension.name ? -1 : 1));
 }
@@ -102,16 +102,11 @@ function declared(pkg: string): string | null {
   return join(pkg, file);
 }
 
-function fromPackage(pkg: string, descriptor: string): Found {
-  const f = fromFile(descriptor);
-  const require = createRequire(join(pkg, 'package.json'));
-  return { ...f, entry: () => require(f.extension.name) as Record<string, unknown> };
-}
-
+/** The descriptor at `file`; its package's entry is required by name from there (self-reference in a package). */
 function fromFile(file: string): Found {
-  const mod = createRequire(file)(file) as { default?: unknown; extension?: unknown };
-  const extension = checkExtension(mod.extension ?? mod.default ?? mod, file);
   const require = createRequire(file);
+  const mod = require(file) as { default?: unknown; extension?: unknown };
+  const extension = checkExtension(mod.extension ?? mod.default ?? mod, file);
   return { extension, entry: () => require(extension.name) as Record<string, unknown> };
 }
 
