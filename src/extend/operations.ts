@@ -3,12 +3,7 @@
 // CONTRACT_OPERATIONS plus the operations of the extensions found (loader.ts, docs/EXTENDING.md).
 
 import type { GeoLookup } from '../lookup/engine.js';
-import {
-  coordinateError,
-  countryCodeProblem,
-  MAX_COORDINATE_CHARS,
-  subdivisionCodeProblem,
-} from '../lookup/validate.js';
+import { coordinateError, countryCodeProblem, quickCoordinate, subdivisionCodeProblem } from '../lookup/validate.js';
 
 /**
  * What an operation answers, over HTTP and in the CLI: an alpha-3 code, an ISO 3166-2 code,
@@ -131,20 +126,15 @@ export const CONTRACT_OPERATIONS: readonly Operation[] = [
   },
 ];
 
-// The coordinates' grammar (src/lookup/validate.ts): no sign but minus, no exponent, no spaces.
-const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)$/;
-
 /**
  * A parameter's value as the operation takes it: a plain decimal in text (from a URL or a command
  * line, at most 64 characters as a coordinate) as a number; anything else as it is, for paramError.
  */
 export function paramValue(param: Param, value: unknown): unknown {
-  return param.kind === 'number' &&
-    typeof value === 'string' &&
-    value.length <= MAX_COORDINATE_CHARS &&
-    DECIMAL.test(value)
-    ? Number(value)
-    : value;
+  if (param.kind !== 'number' || typeof value !== 'string') return value;
+  // The coordinates' reading of text (their grammar and 64-character cap), with no range of its own.
+  const n = quickCoordinate(value, Number.POSITIVE_INFINITY);
+  return n === n ? n : value;
 }
 
 /** The one message for a parameter's bad value (after paramValue), or null when it is good. */
